@@ -1,0 +1,1 @@
+"""Agents: the Agent protocol and the built-in agents (oracle, nop)."""

@@ -1,0 +1,33 @@
+"""The Agent protocol: an agent acts on a task only through the Environment it is given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from lhtb.environments.base import Environment
+from lhtb.results.models import AgentOutcome
+from lhtb.tasks.loader import Task
+
+
+@dataclass(frozen=True)
+class AgentContext:
+    """What an agent may know about its run: the task's public parts, its budget and where to write logs."""
+
+    task: Task
+    environment: Environment
+    logs_dir: Path  # host directory for the agent's logs (trajectory, cast, stdout)
+    timeout_sec: float
+
+
+class Agent(Protocol):
+    name: str
+
+    async def setup(self, context: AgentContext) -> None:
+        """Install or upload what the agent needs; failures here are agent_setup errors (retried)."""
+        ...
+
+    async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
+        """Work on the task until done or ``context.timeout_sec``; the runner also enforces the deadline."""
+        ...

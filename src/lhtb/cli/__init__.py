@@ -1,0 +1,1 @@
+"""The ``lhtb`` command line. Heavy modules are imported inside commands so --help stays fast."""

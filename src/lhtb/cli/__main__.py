@@ -1,0 +1,3 @@
+from lhtb.cli.app import main
+
+main()

@@ -1,0 +1,1 @@
+"""Where trials run: the Environment protocol, its Docker implementation, base images and garbage collection."""

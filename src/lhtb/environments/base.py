@@ -1,0 +1,44 @@
+"""The seam between the trial runner and a sandbox. Docker is the one implementation today."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    exit_code: int | None  # None when the command was killed by our timeout
+    stdout: str
+    stderr: str
+    timed_out: bool
+    duration_sec: float
+
+
+class Environment(Protocol):
+    """A running sandbox built from a task image."""
+
+    async def start(self) -> None: ...
+
+    async def exec(
+        self,
+        command: str,
+        *,
+        user: str | None = None,
+        env: dict[str, str] | None = None,
+        workdir: str | None = None,
+        timeout_sec: float | None = None,
+    ) -> ExecResult: ...
+
+    async def upload_dir(self, source: Path, dest: str) -> None: ...
+
+    async def download_tar(self, path: str) -> bytes: ...
+
+    async def upload_tar(self, tar_bytes: bytes, dest: str) -> None: ...
+
+    async def pause(self) -> None: ...
+
+    async def unpause(self) -> None: ...
+
+    async def stop(self) -> None: ...

@@ -1,0 +1,248 @@
+"""The Environment protocol on the Docker Engine API (docker SDK calls run in worker threads)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import signal
+import socket
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lhtb.environments.base import ExecResult
+from lhtb.environments.docker_client import (
+    LABEL_JOB,
+    LABEL_MANAGED,
+    LABEL_OWNER_HOST,
+    LABEL_OWNER_PID,
+    LABEL_ROLE,
+    LABEL_TRIAL,
+    get_client,
+)
+from lhtb.environments.tarsafe import SanitizedArchive, sanitize, tar_directory
+from lhtb.errors import EnvironmentStartError, LhtbError
+
+# Grace between the in-container `timeout` and the host-side kill of a command that outlived it.
+_HOST_KILL_GRACE_SEC = 10.0
+MAX_CAPTURED_OUTPUT = 8 * 1024 * 1024
+
+
+@dataclass
+class ContainerSpec:
+    image: str
+    name: str
+    job: str
+    trial: str
+    role: str  # "agent" or "verifier"
+    workdir: str = "/app"
+    network: str = "none"
+    cpus: float = 1.0
+    memory_mb: int = 2048
+    pids_limit: int = 4096
+    env: dict[str, str] = field(default_factory=dict)
+    # host path -> (container path, mode "ro"/"rw")
+    mounts: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def labels(self) -> dict[str, str]:
+        return {
+            LABEL_MANAGED: "1",
+            LABEL_JOB: self.job,
+            LABEL_TRIAL: self.trial,
+            LABEL_ROLE: self.role,
+            LABEL_OWNER_PID: str(os.getpid()),
+            LABEL_OWNER_HOST: socket.gethostname(),
+        }
+
+
+def _decode(raw: bytes | None) -> str:
+    if not raw:
+        return ""
+    if len(raw) > MAX_CAPTURED_OUTPUT:
+        head, tail = raw[: MAX_CAPTURED_OUTPUT // 2], raw[-MAX_CAPTURED_OUTPUT // 2 :]
+        omitted = len(raw) - len(head) - len(tail)
+        raw = head + f"\n[... {omitted} bytes omitted by lhtb ...]\n".encode() + tail
+    return raw.decode("utf-8", errors="replace")
+
+
+class DockerEnvironment:
+    """One container. ``stop()`` is idempotent and safe to call from ``finally`` blocks and signal paths."""
+
+    def __init__(self, spec: ContainerSpec) -> None:
+        self.spec = spec
+        self._container: Any = None
+        self._stopped = False
+
+    @property
+    def container_id(self) -> str | None:
+        return None if self._container is None else self._container.id
+
+    async def start(self) -> None:
+        await asyncio.to_thread(self._start_blocking)
+
+    def _start_blocking(self) -> None:
+        import docker
+
+        spec = self.spec
+        volumes = {host: {"bind": dest, "mode": mode} for host, (dest, mode) in spec.mounts.items()}
+        try:
+            self._container = get_client().containers.run(
+                spec.image,
+                command=["sleep", "infinity"],
+                name=spec.name,
+                detach=True,
+                init=True,  # docker-init as PID 1: signals forwarded, stop is instant
+                labels=spec.labels(),
+                network_mode=spec.network,
+                nano_cpus=int(spec.cpus * 1e9),
+                mem_limit=f"{spec.memory_mb}m",
+                memswap_limit=f"{spec.memory_mb}m",
+                pids_limit=spec.pids_limit,
+                working_dir=spec.workdir,
+                environment=spec.env,
+                volumes=volumes,
+                hostname="sandbox",
+            )
+        except docker.errors.DockerException as exc:
+            raise EnvironmentStartError(f"container {spec.name} from {spec.image} failed to start: {exc}") from exc
+
+    def _require(self) -> Any:
+        if self._container is None:
+            raise LhtbError(f"container {self.spec.name} is not running")
+        return self._container
+
+    async def exec(
+        self,
+        command: str,
+        *,
+        user: str | None = None,
+        env: dict[str, str] | None = None,
+        workdir: str | None = None,
+        timeout_sec: float | None = None,
+    ) -> ExecResult:
+        """Run ``command`` with bash. A timeout kills the command's whole process group inside the container."""
+        argv = ["bash", "-c", command]
+        if timeout_sec is not None:
+            # coreutils `timeout` leads its own process group and signals all of it on expiry.
+            argv = ["timeout", "--kill-after=5", f"{max(timeout_sec, 0.001):.3f}", *argv]
+        started = time.monotonic()
+        exec_id = await asyncio.to_thread(self._exec_create, argv, user, env, workdir)
+        task = asyncio.ensure_future(asyncio.to_thread(self._exec_run, exec_id))
+        host_timeout = None if timeout_sec is None else timeout_sec + _HOST_KILL_GRACE_SEC
+        try:
+            exit_code, stdout, stderr = await asyncio.wait_for(asyncio.shield(task), host_timeout)
+        except TimeoutError:
+            await asyncio.to_thread(self._host_kill, exec_id)
+            exit_code, stdout, stderr = await task
+            exit_code = None
+        except asyncio.CancelledError:
+            await asyncio.to_thread(self._host_kill, exec_id)
+            raise
+        timed_out = exit_code is None or (timeout_sec is not None and exit_code in (124, 137))
+        return ExecResult(
+            exit_code=None if timed_out else exit_code,
+            stdout=stdout,
+            stderr=stderr,
+            timed_out=timed_out,
+            duration_sec=time.monotonic() - started,
+        )
+
+    def _exec_create(self, argv: list[str], user: str | None, env: dict[str, str] | None, workdir: str | None) -> str:
+        container = self._require()
+        created = get_client().api.exec_create(
+            container.id,
+            argv,
+            stdout=True,
+            stderr=True,
+            user=user or "",
+            environment=env or None,
+            workdir=workdir or self.spec.workdir,
+        )
+        return str(created["Id"])
+
+    def _exec_run(self, exec_id: str) -> tuple[int | None, str, str]:
+        api = get_client().api
+        stdout, stderr = api.exec_start(exec_id, demux=True)
+        exit_code = api.exec_inspect(exec_id).get("ExitCode")
+        return exit_code, _decode(stdout), _decode(stderr)
+
+    def _host_kill(self, exec_id: str) -> None:
+        """Last resort when the in-container timeout did not end the command: kill its process group."""
+        try:
+            pid = int(get_client().api.exec_inspect(exec_id).get("Pid") or 0)
+        except Exception:  # the exec may already be gone; nothing left to kill
+            return
+        if pid <= 0:
+            return
+        try:
+            os.killpg(os.getpgid(pid), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            os.kill(pid, signal.SIGKILL)
+
+    async def upload_dir(self, source: Path, dest: str) -> None:
+        data = await asyncio.to_thread(tar_directory, source, ".")
+        await self.upload_tar(data, dest)
+
+    async def upload_tar(self, tar_bytes: bytes, dest: str) -> None:
+        await self.exec(f"mkdir -p {shlex.quote(dest)}", timeout_sec=60)
+        container = self._require()
+        ok = await asyncio.to_thread(container.put_archive, dest, tar_bytes)
+        if not ok:
+            raise LhtbError(f"upload to {self.spec.name}:{dest} failed")
+
+    async def download_tar(self, path: str) -> bytes:
+        """A sanitized tar of ``path`` (its basename is the archive's top-level entry)."""
+        sanitized = await self.download_sanitized(path)
+        if sanitized is None:
+            raise LhtbError(f"{self.spec.name}:{path} does not exist")
+        return sanitized.data
+
+    async def download_sanitized(self, path: str) -> SanitizedArchive | None:
+        """The safe members of ``path`` as a tar (unsafe ones listed in ``refused``), or None if it is absent."""
+        container = self._require()
+
+        def blocking() -> SanitizedArchive | None:
+            import docker
+
+            try:
+                stream, _stat = container.get_archive(path)
+            except docker.errors.NotFound:
+                return None
+            return sanitize(stream)
+
+        return await asyncio.to_thread(blocking)
+
+    async def pause(self) -> None:
+        await asyncio.to_thread(self._require().pause)
+
+    async def unpause(self) -> None:
+        await asyncio.to_thread(self._require().unpause)
+
+    async def stop(self) -> None:
+        if self._stopped or self._container is None:
+            self._stopped = True
+            return
+        self._stopped = True
+        await asyncio.to_thread(remove_container, self._container.id)
+
+
+def remove_container(container_id: str) -> None:
+    import docker
+
+    try:
+        get_client().api.remove_container(container_id, force=True, v=True)
+    except docker.errors.NotFound:
+        pass
+    except docker.errors.APIError as exc:
+        if "already in progress" not in str(exc):
+            raise
+
+
+def unique_name(*parts: str) -> str:
+    cleaned = "-".join(p.replace("/", "-").replace(":", "-") for p in parts if p)
+    return f"lhtb-{cleaned[:80]}-{uuid.uuid4().hex[:6]}"

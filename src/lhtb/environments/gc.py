@@ -1,0 +1,69 @@
+"""Find and remove containers and images left behind by jobs whose process is gone."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+
+from lhtb.environments.docker_client import (
+    LABEL_JOB,
+    LABEL_MANAGED,
+    LABEL_OWNER_HOST,
+    LABEL_OWNER_PID,
+    get_client,
+)
+from lhtb.environments.docker_env import remove_container
+from lhtb.environments.images import TASK_IMAGE_REPO
+
+
+@dataclass
+class GcReport:
+    containers: list[str]
+    images: list[str]
+
+
+def _owner_alive(labels: dict[str, str]) -> bool:
+    if labels.get(LABEL_OWNER_HOST) != socket.gethostname():
+        return True  # another machine's job: not ours to judge
+    try:
+        os.kill(int(labels.get(LABEL_OWNER_PID, "0")), 0)
+    except (ProcessLookupError, ValueError):
+        return False
+    except PermissionError:
+        return True
+    return int(labels.get(LABEL_OWNER_PID, "0")) > 0
+
+
+def remove_containers(*, job: str | None = None, owner_pid: int | None = None) -> int:
+    filters = [f"{LABEL_MANAGED}=1"] + ([f"{LABEL_JOB}={job}"] if job else [])
+    containers = get_client().api.containers(all=True, filters={"label": filters})
+    removed = 0
+    for container in containers:
+        labels = container.get("Labels") or {}
+        if owner_pid is not None and labels.get(LABEL_OWNER_PID) != str(owner_pid):
+            continue
+        remove_container(container["Id"])
+        removed += 1
+    return removed
+
+
+def collect(*, images: bool = False, dry_run: bool = False, job: str | None = None) -> GcReport:
+    """Containers whose owning lhtb process is dead (of one job, or all); with ``images``, cached task images."""
+    client = get_client()
+    report = GcReport(containers=[], images=[])
+    filters = [f"{LABEL_MANAGED}=1"] + ([f"{LABEL_JOB}={job}"] if job else [])
+    for container in client.api.containers(all=True, filters={"label": filters}):
+        labels = container.get("Labels") or {}
+        if _owner_alive(labels):
+            continue
+        report.containers.append((container.get("Names") or [container["Id"][:12]])[0].lstrip("/"))
+        if not dry_run:
+            remove_container(container["Id"])
+    if images:
+        for image in client.images.list(name=TASK_IMAGE_REPO + "/*"):
+            for tag in image.tags:
+                report.images.append(tag)
+                if not dry_run:
+                    client.images.remove(tag, force=False, noprune=False)
+    return report

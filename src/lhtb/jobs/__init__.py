@@ -1,0 +1,1 @@
+"""Jobs: tasks × agents × attempts, scheduled concurrently, resumable, summarised."""

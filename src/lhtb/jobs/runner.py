@@ -1,0 +1,240 @@
+"""Run a job: expand tasks × agents × attempts, schedule with bounded concurrency, retry infrastructure
+failures, write every file atomically, and resume exactly the trials that have no final result."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import ValidationError
+
+import lhtb
+from lhtb.errors import ERROR_POLICY, ConfigError, ErrorClass
+from lhtb.fs import write_model_atomic
+from lhtb.jobs.layout import JobLayout, trial_name
+from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
+from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, JobResult, TrialConfig, TrialResult
+from lhtb.tasks.loader import TaskLoad, scan_dataset, select_tasks
+from lhtb.trial.background import Background
+from lhtb.trial.runner import TrialPlan, run_trial
+
+TrialEvent = Callable[[str, str, TrialResult | None], None]  # (trial name, phase or "done", result)
+
+
+@dataclass(frozen=True)
+class PlannedTrial:
+    name: str
+    load: TaskLoad
+    agent: AgentSpec
+    attempt: int
+
+
+def new_job_config(
+    dataset: Path,
+    task_names: list[str] | None,
+    agents: list[AgentSpec],
+    *,
+    job_name: str | None,
+    attempts: int,
+    concurrency: int,
+    max_retries: int,
+    agent_timeout_multiplier: float = 1.0,
+) -> JobConfig:
+    loads = select_tasks(scan_dataset(dataset), task_names)
+    if not loads:
+        raise ConfigError(f"{dataset}: no task directories found (a task directory holds task.toml)")
+    created = datetime.now(UTC)
+    return JobConfig(
+        job_name=job_name or created.strftime("%Y-%m-%d__%H-%M-%S"),
+        created_at=created,
+        dataset_path=str(dataset.resolve()),
+        task_names=[load.task.name if load.task else load.path.name for load in loads],
+        agents=agents,
+        attempts=attempts,
+        concurrency=concurrency,
+        max_retries=max_retries,
+        agent_timeout_multiplier=agent_timeout_multiplier,
+        lhtb_version=lhtb.__version__,
+    )
+
+
+def plan_trials(config: JobConfig) -> list[PlannedTrial]:
+    loads = select_tasks(scan_dataset(Path(config.dataset_path)), config.task_names)
+    planned = []
+    for load in loads:
+        task_name = load.task.name if load.task else load.path.name
+        for agent in config.agents:
+            for attempt in range(1, config.attempts + 1):
+                planned.append(PlannedTrial(trial_name(task_name, agent, attempt), load, agent, attempt))
+    return planned
+
+
+def load_trial_result(path: Path) -> TrialResult | None:
+    """A finished trial's result, or None when absent or unreadable (then the trial runs again)."""
+    if not path.is_file():
+        return None
+    try:
+        return TrialResult.model_validate_json(path.read_text(encoding="utf-8"))
+    except (ValidationError, ValueError):
+        return None
+
+
+def _invalid_task_result(config: JobConfig, trial: PlannedTrial) -> TrialResult:
+    now = datetime.now(UTC)
+    return TrialResult(
+        trial_name=trial.name,
+        job_name=config.job_name,
+        task_name=trial.load.path.name,
+        agent=trial.agent,
+        attempt=trial.attempt,
+        started_at=now,
+        finished_at=now,
+        error=ErrorInfo(error_class=ErrorClass.TASK_INVALID, message=trial.load.error or "invalid task"),
+    )
+
+
+class JobRunner:
+    def __init__(self, config: JobConfig, jobs_dir: Path, on_event: TrialEvent | None = None) -> None:
+        self.config = config
+        self.layout = JobLayout(jobs_dir / config.job_name)
+        self.on_event = on_event or (lambda _name, _phase, _result: None)
+        self.background = Background()
+
+    def _trial_plan(self, trial: PlannedTrial, retries: int) -> TrialPlan:
+        task = trial.load.task
+        assert task is not None
+        return TrialPlan(
+            job_name=self.config.job_name,
+            trial_name=trial.name,
+            task=task,
+            agent_spec=trial.agent,
+            attempt=trial.attempt,
+            trial_dir=self.layout.trial_dir(trial.name),
+            agent_timeout_sec=task.config.agent.timeout_sec * self.config.agent_timeout_multiplier,
+            retries=retries,
+        )
+
+    async def _run_one(self, trial: PlannedTrial, semaphore: asyncio.Semaphore) -> TrialResult:
+        async with semaphore:
+            trial_dir = self.layout.trial_dir(trial.name)
+            if trial.load.task is None:
+                result = _invalid_task_result(self.config, trial)
+                trial_dir.mkdir(parents=True, exist_ok=True)
+                write_model_atomic(trial_dir / "result.json", result)
+                self.on_event(trial.name, "done", result)
+                return result
+            retries = 0
+            while True:
+                plan = self._trial_plan(trial, retries)
+                write_model_atomic(
+                    trial_dir / "config.json",
+                    TrialConfig(
+                        trial_name=trial.name,
+                        job_name=self.config.job_name,
+                        task_name=plan.task.name,
+                        task_path=str(plan.task.path),
+                        agent=trial.agent,
+                        attempt=trial.attempt,
+                        agent_timeout_sec=plan.agent_timeout_sec,
+                        verifier_timeout_sec=plan.task.config.verifier.timeout_sec,
+                    ),
+                )
+                result = await run_trial(plan, self.background, lambda name, phase: self.on_event(name, phase, None))
+                error = result.error
+                if error is None or not ERROR_POLICY[error.error_class].retry or retries >= self.config.max_retries:
+                    self.on_event(trial.name, "done", result)
+                    return result
+                retries += 1
+                self.on_event(trial.name, f"retry {retries}", result)
+                await self.background.drain()
+                archive = self.layout.retries / f"{trial.name}.{retries}"
+                shutil.rmtree(archive, ignore_errors=True)
+                archive.parent.mkdir(parents=True, exist_ok=True)
+                trial_dir.rename(archive)
+
+    def pending(self, planned: list[PlannedTrial]) -> tuple[list[PlannedTrial], list[TrialResult]]:
+        """Trials still to run (partial directories are cleared) and the results already final."""
+        todo, done = [], []
+        for trial in planned:
+            existing = load_trial_result(self.layout.trial_result(trial.name))
+            if existing is not None:
+                done.append(existing)
+                continue
+            shutil.rmtree(self.layout.trial_dir(trial.name), ignore_errors=True)
+            todo.append(trial)
+        return todo, done
+
+    async def run(self) -> JobResult:
+        started = datetime.now(UTC)
+        self.layout.root.mkdir(parents=True, exist_ok=True)
+        if not self.layout.config.exists():
+            write_model_atomic(self.layout.config, self.config)
+        planned = plan_trials(self.config)
+        todo, done = self.pending(planned)
+        if todo:
+            # A resumed job may have been killed with -9: its containers outlived their owner.
+            from lhtb.environments.gc import collect
+
+            await asyncio.to_thread(collect, job=self.config.job_name)
+        for result in done:
+            self.on_event(result.trial_name, "done", result)
+        semaphore = asyncio.Semaphore(self.config.concurrency)
+        try:
+            fresh = await asyncio.gather(*(self._run_one(trial, semaphore) for trial in todo))
+        finally:
+            await self.background.drain()
+        results = done + list(fresh)
+        summaries, errors = summarise(results)
+        job_result = JobResult(
+            job_name=self.config.job_name,
+            started_at=started,
+            finished_at=datetime.now(UTC),
+            n_trials=len(planned),
+            n_finished=len(results),
+            errors_by_class=errors,
+            agents=summaries,
+            denominator_rule=DENOMINATOR_RULE,
+        )
+        write_model_atomic(self.layout.result, job_result)
+        return job_result
+
+
+def run_job(config: JobConfig, jobs_dir: Path, on_event: TrialEvent | None = None) -> JobResult:
+    """Run a job to completion; Ctrl-C or SIGTERM cancels it and removes every container it started."""
+    runner = JobRunner(config, jobs_dir, on_event)
+
+    async def main() -> JobResult:
+        loop = asyncio.get_running_loop()
+        current = asyncio.current_task()
+        assert current is not None
+        loop.add_signal_handler(signal.SIGTERM, current.cancel)
+        try:
+            return await runner.run()
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+            await asyncio.to_thread(remove_job_containers, config.job_name, os.getpid())
+
+    return asyncio.run(main())
+
+
+def remove_job_containers(job_name: str, owner_pid: int | None = None) -> int:
+    """Safety net after a job ends or is interrupted: remove its containers still alive."""
+    from lhtb.environments.gc import remove_containers
+
+    return remove_containers(job=job_name, owner_pid=owner_pid)
+
+
+def load_job_config(job_dir: Path) -> JobConfig:
+    path = job_dir / "config.json"
+    if not path.is_file():
+        raise ConfigError(f"{path}: not a job directory (config.json is missing)")
+    try:
+        return JobConfig.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: invalid job config: {exc}") from exc

@@ -1,0 +1,75 @@
+"""The job summary: per-agent mean reward and pass rates, with an explicit rule for errored trials."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+
+from lhtb.errors import ERROR_POLICY
+from lhtb.results.models import AgentSummary, TrialResult
+
+DENOMINATOR_RULE = (
+    "Trials with an infrastructure error (build, start, agent setup, LLM transient/auth, harness, cancelled) are "
+    "excluded from the denominator and counted separately; verifier errors and timeouts count as reward 0."
+)
+
+
+def scored_reward(result: TrialResult) -> float | None:
+    """The reward that counts for metrics, or None when the trial is excluded (infrastructure failure)."""
+    if result.reward is not None and (result.error is None or ERROR_POLICY[result.error.error_class].grade):
+        return result.reward
+    if result.error is not None and not ERROR_POLICY[result.error.error_class].counts_as_failure:
+        return None
+    return 0.0
+
+
+def summarise(results: list[TrialResult]) -> tuple[list[AgentSummary], dict[str, int]]:
+    by_agent: dict[str, list[TrialResult]] = defaultdict(list)
+    errors: Counter[str] = Counter()
+    for result in results:
+        by_agent[result.agent.label].append(result)
+        if result.error is not None:
+            errors[result.error.error_class.value] += 1
+    summaries = []
+    for label, trials in sorted(by_agent.items()):
+        rewards = [r for r in (scored_reward(t) for t in trials) if r is not None]
+        n = len(rewards)
+        summaries.append(
+            AgentSummary(
+                agent=label,
+                n_trials=len(trials),
+                n_scored=n,
+                n_excluded=len(trials) - n,
+                mean_reward=math.fsum(rewards) / n if n else None,
+                pass_rate_095=sum(r >= 0.95 for r in rewards) / n if n else None,
+                pass_rate_100=sum(r >= 1.0 for r in rewards) / n if n else None,
+            )
+        )
+    summaries.sort(key=lambda s: -(s.mean_reward if s.mean_reward is not None else -1.0))
+    return summaries, dict(errors)
+
+
+def render_leaderboard(summaries: list[AgentSummary], errors: dict[str, int], title: str) -> object:
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in ("rank", "agent", "trials", "scored", "excluded", "mean reward", "pass ≥0.95", "pass =1.0"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+
+    def pct(value: float | None) -> str:
+        return "—" if value is None else f"{100 * value:.1f}%"
+
+    for rank, summary in enumerate(summaries, start=1):
+        table.add_row(
+            str(rank),
+            summary.agent,
+            str(summary.n_trials),
+            str(summary.n_scored),
+            str(summary.n_excluded),
+            "—" if summary.mean_reward is None else f"{summary.mean_reward:.3f}",
+            pct(summary.pass_rate_095),
+            pct(summary.pass_rate_100),
+        )
+    if errors:
+        table.caption = "errors: " + ", ".join(f"{k}={v}" for k, v in sorted(errors.items()))
+    return table

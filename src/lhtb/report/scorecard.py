@@ -1,0 +1,43 @@
+"""A trial's scorecard and phase history for people (``lhtb trials show``)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from lhtb.results.models import TrialResult
+
+
+def render_trial(result: TrialResult) -> list[object]:
+    reward = "—" if result.reward is None else f"{result.reward:.4f}"
+    header = Table.grid(padding=(0, 2))
+    header.add_row("trial", result.trial_name)
+    header.add_row("task", f"{result.task_name} ({result.category})")
+    header.add_row("agent", result.agent.label)
+    header.add_row("reward", reward)
+    header.add_row("stop", f"{result.agent_outcome.stop_reason} {result.agent_outcome.message}".strip())
+    if result.error:
+        header.add_row("error", f"{result.error.error_class.value}: {result.error.message}")
+    timings = result.timings.model_dump()
+    header.add_row("timings", ", ".join(f"{k} {v:.2f}s" for k, v in timings.items() if v is not None))
+    out: list[object] = [header]
+    if result.subtasks:
+        card = Table(title="scorecard")
+        for column in ("subtask", "kind", "weight", "score", "visibility", "detail"):
+            card.add_column(column, justify="right" if column in ("weight", "score") else "left")
+        for sub in result.subtasks:
+            card.add_row(sub.name, sub.kind, f"{sub.weight:g}", f"{sub.score:.3f}", sub.visibility, sub.detail)
+        out.append(card)
+    if result.phases:
+        phases = Table(title="phases")
+        for column in ("#", "started", "finished", "stop reason", "reward"):
+            phases.add_column(column)
+        for phase in result.phases:
+            phases.add_row(
+                str(phase.index),
+                phase.started_at.isoformat(timespec="seconds"),
+                phase.finished_at.isoformat(timespec="seconds") if phase.finished_at else "—",
+                phase.stop_reason,
+                "—" if phase.reward is None else f"{phase.reward:.4f}",
+            )
+        out.append(phases)
+    return out

@@ -1,0 +1,243 @@
+"""On-disk models: the reward file verifiers write, and the config/result files of trials and jobs."""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from lhtb.errors import ErrorClass
+
+REWARD_SCHEMA = "lhtb.reward/1"
+TRIAL_SCHEMA = "lhtb.trial/1"
+JOB_SCHEMA = "lhtb.job/1"
+# Relative tolerance when the harness recomputes R = sum(w*s)/sum(w) from the subtasks.
+REWARD_RECOMPUTE_TOLERANCE = 1e-6
+
+SubtaskKind = Literal["binary", "continuous", "banded", "fraction", "episodes"]
+Visibility = Literal["public", "hidden"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _finite(value: float, what: str) -> float:
+    if not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number, got {value!r}")
+    return value
+
+
+class Subtask(_Strict):
+    """One weighted, scored part of a task's grade."""
+
+    name: str = Field(min_length=1)
+    weight: float
+    score: float
+    kind: SubtaskKind = "binary"
+    visibility: Visibility = "hidden"
+    detail: str = ""
+
+    @field_validator("weight")
+    @classmethod
+    def _weight_ok(cls, value: float) -> float:
+        _finite(value, "weight")
+        if value < 0:
+            raise ValueError(f"weight must be >= 0, got {value}")
+        return value
+
+    @field_validator("score")
+    @classmethod
+    def _score_ok(cls, value: float) -> float:
+        _finite(value, "score")
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"score must be in [0, 1], got {value}")
+        return value
+
+
+def weighted_reward(subtasks: list[Subtask]) -> float:
+    total_weight = math.fsum(s.weight for s in subtasks)
+    return math.fsum(s.weight * s.score for s in subtasks) / total_weight
+
+
+class RewardFile(_Strict):
+    """``reward.json`` in the ``lhtb.reward/1`` schema; validation enforces R = sum(w*s)/sum(w)."""
+
+    schema_: Literal["lhtb.reward/1"] = Field(alias="schema")
+    reward: float
+    subtasks: list[Subtask] = Field(min_length=1)
+    metadata: dict[str, object] = Field(default_factory=dict)
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RewardFile:
+        _finite(self.reward, "reward")
+        if not 0.0 <= self.reward <= 1.0:
+            raise ValueError(f"reward must be in [0, 1], got {self.reward}")
+        names = [s.name for s in self.subtasks]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"duplicate subtask names: {', '.join(duplicates)}")
+        if math.fsum(s.weight for s in self.subtasks) <= 0:
+            raise ValueError("the subtask weights sum to 0; at least one weight must be positive")
+        expected = weighted_reward(self.subtasks)
+        if abs(expected - self.reward) > REWARD_RECOMPUTE_TOLERANCE * max(1.0, abs(expected)):
+            raise ValueError(f"reward {self.reward} does not equal sum(w*s)/sum(w) = {expected:.9f}")
+        return self
+
+
+class ErrorInfo(_Strict):
+    error_class: ErrorClass
+    message: str
+    retryable: bool = False
+
+
+class Usage(_Strict):
+    """Tokens and cost summed over a phase or a whole trial; ``cost_usd`` is None when a price is unknown."""
+
+    input_tokens: int = 0
+    cached_input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+    episodes: int = 0
+
+    def plus(self, other: Usage) -> Usage:
+        cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            cached_input_tokens=self.cached_input_tokens + other.cached_input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cost_usd=cost,
+            episodes=self.episodes + other.episodes,
+        )
+
+
+class AgentOutcome(_Strict):
+    stop_reason: Literal["completed", "timeout", "error", "cancelled", "not_started"] = "not_started"
+    exit_code: int | None = None
+    usage: Usage = Field(default_factory=Usage)
+    message: str = ""
+
+
+class VerifierOutcome(_Strict):
+    """What one verifier run produced. ``reward`` is None exactly when ``error`` is set."""
+
+    phase: str = "final"
+    reward: float | None = None
+    subtasks: list[Subtask] = Field(default_factory=list)
+    source: Literal["lhtb.reward/1", "harbor-json", "harbor-txt", "none"] = "none"
+    exit_code: int | None = None
+    duration_sec: float = 0.0
+    error: ErrorInfo | None = None
+
+
+class PhaseTimings(_Strict):
+    """Seconds spent per trial phase; verifier time is never charged to the agent."""
+
+    build: float | None = None
+    start: float | None = None
+    agent_setup: float | None = None
+    agent: float | None = None
+    verifier: float | None = None
+    teardown: float | None = None
+
+
+class PhaseRecord(_Strict):
+    """One agent phase of a trial (continue-until-timeout runs several)."""
+
+    index: int
+    started_at: datetime
+    finished_at: datetime | None = None
+    stop_reason: str = ""
+    reward: float | None = None
+
+
+class AgentSpec(_Strict):
+    name: str
+    model: str | None = None
+    kwargs: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return self.name if not self.model else f"{self.name}:{self.model}"
+
+
+class TrialConfig(_Strict):
+    schema_: Literal["lhtb.trial-config/1"] = Field(default="lhtb.trial-config/1", alias="schema")
+    trial_name: str
+    job_name: str
+    task_name: str
+    task_path: str
+    agent: AgentSpec
+    attempt: int
+    agent_timeout_sec: float
+    verifier_timeout_sec: float
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class TrialResult(_Strict):
+    schema_: Literal["lhtb.trial/1"] = Field(default="lhtb.trial/1", alias="schema")
+    trial_name: str
+    job_name: str
+    task_name: str
+    category: str = ""
+    agent: AgentSpec
+    attempt: int
+    started_at: datetime
+    finished_at: datetime
+    reward: float | None = None
+    subtasks: list[Subtask] = Field(default_factory=list)
+    error: ErrorInfo | None = None
+    retries: int = 0
+    agent_outcome: AgentOutcome = Field(default_factory=AgentOutcome)
+    verifier: VerifierOutcome | None = None
+    timings: PhaseTimings = Field(default_factory=PhaseTimings)
+    phases: list[PhaseRecord] = Field(default_factory=list)
+    feedback_mode: Literal["binary", "diagnostic"] = "binary"
+    comparable: bool = True
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class JobConfig(_Strict):
+    schema_: Literal["lhtb.job-config/1"] = Field(default="lhtb.job-config/1", alias="schema")
+    job_name: str
+    created_at: datetime
+    dataset_path: str
+    task_names: list[str]
+    agents: list[AgentSpec]
+    attempts: int = Field(ge=1)
+    concurrency: int = Field(ge=1)
+    max_retries: int = Field(ge=0)
+    agent_timeout_multiplier: float = Field(default=1.0, gt=0)
+    lhtb_version: str
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class AgentSummary(_Strict):
+    agent: str
+    n_trials: int
+    n_scored: int
+    n_excluded: int
+    mean_reward: float | None
+    pass_rate_095: float | None
+    pass_rate_100: float | None
+
+
+class JobResult(_Strict):
+    schema_: Literal["lhtb.job/1"] = Field(default="lhtb.job/1", alias="schema")
+    job_name: str
+    started_at: datetime
+    finished_at: datetime
+    n_trials: int
+    n_finished: int
+    errors_by_class: dict[str, int] = Field(default_factory=dict)
+    agents: list[AgentSummary] = Field(default_factory=list)
+    denominator_rule: str = ""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)

@@ -1,0 +1,252 @@
+"""The trial lifecycle as one readable sequence of phases.
+
+build → start (agent and verifier containers in parallel) → agent setup → agent (under its deadline)
+→ freeze agent, snapshot artifacts → verify in the separate container → result; container removal runs in
+the background so it never delays the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TypeVar
+
+from lhtb.agents.base import Agent, AgentContext
+from lhtb.agents.registry import create_agent
+from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.images import ensure_task_image
+from lhtb.errors import ERROR_POLICY, AgentError, ErrorClass, LhtbError
+from lhtb.fs import write_model_atomic, write_text_atomic
+from lhtb.results.models import AgentOutcome, AgentSpec, ErrorInfo, PhaseRecord, PhaseTimings, TrialResult
+from lhtb.tasks.loader import Task
+from lhtb.trial.background import Background
+from lhtb.verifier.runner import run_verifier, snapshot_artifacts, verifier_spec
+
+T = TypeVar("T")
+PhaseCallback = Callable[[str, str], None]  # (trial_name, phase)
+
+
+@dataclass
+class TrialPlan:
+    job_name: str
+    trial_name: str
+    task: Task
+    agent_spec: AgentSpec
+    attempt: int
+    trial_dir: Path
+    agent_timeout_sec: float
+    retries: int = 0
+
+
+@dataclass
+class _State:
+    """Everything a trial accumulates; turned into a TrialResult at the end."""
+
+    plan: TrialPlan
+    started_at: datetime
+    timings: PhaseTimings = field(default_factory=PhaseTimings)
+    agent_outcome: AgentOutcome = field(default_factory=AgentOutcome)
+    error: ErrorInfo | None = None
+    phases: list[PhaseRecord] = field(default_factory=list)
+    image: str = ""
+    agent_env: DockerEnvironment | None = None
+    verifier_env: DockerEnvironment | None = None
+    removals: list[asyncio.Future[None]] = field(default_factory=list)
+
+    def remove_later(self, env: DockerEnvironment | None) -> None:
+        """Start removing a container without waiting for it (teardown off the critical path)."""
+        if env is not None:
+            self.removals.append(asyncio.ensure_future(env.stop()))
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+async def _timed(state: _State, phase: str, coro: Awaitable[T]) -> T:
+    started = time.monotonic()
+    try:
+        return await coro
+    finally:
+        setattr(state.timings, phase, round(time.monotonic() - started, 3))
+
+
+def agent_spec_for(task: Task, image: str, plan: TrialPlan) -> ContainerSpec:
+    env = task.config.environment
+    return ContainerSpec(
+        image=image,
+        name=unique_name(plan.trial_name, "agent"),
+        job=plan.job_name,
+        trial=plan.trial_name,
+        role="agent",
+        workdir=env.workdir,
+        network=env.effective_network,
+        cpus=env.cpus,
+        memory_mb=env.memory_mb,
+        pids_limit=env.pids_limit,
+        env=dict(env.env),
+    )
+
+
+async def _start(state: _State) -> None:
+    plan = state.plan
+    state.agent_env = DockerEnvironment(agent_spec_for(plan.task, state.image, plan))
+    output_dir = plan.trial_dir / "verifier" / "final" / "output"
+    state.verifier_env = DockerEnvironment(
+        verifier_spec(plan.task, state.image, job=plan.job_name, trial=plan.trial_name, output_dir=output_dir)
+    )
+    # The verifier container is started now, beside the agent's, so its start is off the critical path.
+    await asyncio.gather(state.agent_env.start(), state.verifier_env.start())
+
+
+async def _run_agent(state: _State, agent: Agent) -> None:
+    plan = state.plan
+    assert state.agent_env is not None
+    logs_dir = plan.trial_dir / "agent"
+    logs_dir.mkdir(parents=True, exist_ok=True)
+    context = AgentContext(plan.task, state.agent_env, logs_dir, plan.agent_timeout_sec)
+    await _timed(state, "agent_setup", agent.setup(context))
+    record = PhaseRecord(index=0, started_at=_now())
+    state.phases.append(record)
+    try:
+        outcome = await _timed(
+            state,
+            "agent",
+            asyncio.wait_for(agent.run(context, plan.task.instruction), plan.agent_timeout_sec),
+        )
+    except TimeoutError:
+        outcome = AgentOutcome(stop_reason="timeout", message=f"agent timeout of {plan.agent_timeout_sec:.0f} s")
+    state.agent_outcome = outcome
+    record.finished_at = _now()
+    record.stop_reason = outcome.stop_reason
+    if outcome.stop_reason == "error":
+        raise AgentError(outcome.message or "the agent reported an error")
+
+
+async def _verify(state: _State) -> TrialResult:
+    plan = state.plan
+    assert state.agent_env is not None and state.verifier_env is not None
+    agent_env, verifier_env = state.agent_env, state.verifier_env
+    started = time.monotonic()
+    await agent_env.pause()  # freeze: nothing in the agent container changes the artifacts mid-copy
+    snapshot = await snapshot_artifacts(agent_env, plan.task)
+    state.remove_later(agent_env)
+    phase_dir = plan.trial_dir / "verifier" / "final"
+    outcome = await run_verifier(plan.task, verifier_env, snapshot, phase_dir)
+    state.remove_later(verifier_env)
+    state.timings.verifier = round(time.monotonic() - started, 3)
+    if state.phases:
+        state.phases[-1].reward = outcome.reward
+    result = _result(state)
+    result.verifier = outcome
+    result.reward = outcome.reward
+    result.subtasks = outcome.subtasks
+    if outcome.error is not None and result.error is None:
+        result.error = outcome.error
+    return result
+
+
+def _result(state: _State) -> TrialResult:
+    plan = state.plan
+    return TrialResult(
+        trial_name=plan.trial_name,
+        job_name=plan.job_name,
+        task_name=plan.task.name,
+        category=plan.task.config.metadata.category,
+        agent=plan.agent_spec,
+        attempt=plan.attempt,
+        started_at=state.started_at,
+        finished_at=_now(),
+        error=state.error,
+        retries=plan.retries,
+        agent_outcome=state.agent_outcome,
+        timings=state.timings,
+        phases=state.phases,
+    )
+
+
+def _record_error(state: _State, exc: BaseException) -> None:
+    if isinstance(exc, LhtbError):
+        error_class = exc.error_class
+        message = str(exc)
+    else:
+        error_class = ErrorClass.HARNESS_ERROR
+        message = f"{type(exc).__name__}: {exc}"
+        write_text_atomic(state.plan.trial_dir / "exception.txt", traceback.format_exc())
+    state.error = ErrorInfo(error_class=error_class, message=message, retryable=ERROR_POLICY[error_class].retry)
+
+
+async def _teardown(state: _State, result: TrialResult) -> None:
+    """Finish removing the trial's containers, then record how long that took in the result file."""
+    started = time.monotonic()
+    state.remove_later(state.agent_env)
+    state.remove_later(state.verifier_env)
+    outcomes = await asyncio.gather(*state.removals, return_exceptions=True)
+    result.timings.teardown = round(time.monotonic() - started, 3)
+    failures = [o for o in outcomes if isinstance(o, BaseException)]
+    if failures:
+        write_text_atomic(state.plan.trial_dir / "teardown-error.txt", "\n".join(map(repr, failures)) + "\n")
+    write_trial_result(state.plan, result)
+
+
+async def run_trial(plan: TrialPlan, background: Background, on_phase: PhaseCallback) -> TrialResult:
+    """Run one trial and write its result. Never raises except on cancellation; containers are always removed.
+
+    The result file is written as soon as the reward is known; container removal finishes in ``background``
+    and then rewrites the file with the teardown time.
+    """
+    state = _State(plan=plan, started_at=_now())
+    plan.trial_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        result = await _run_phases(state, on_phase)
+    except BaseException:
+        # Cancelled (Ctrl-C, SIGTERM): removal must still happen; the job drains the background.
+        state.remove_later(state.agent_env)
+        state.remove_later(state.verifier_env)
+        for removal in state.removals:
+            background.spawn(_await(removal))
+        raise
+    write_trial_result(plan, result)
+    background.spawn(_teardown(state, result))
+    return result
+
+
+async def _await(future: asyncio.Future[None]) -> None:
+    await future
+
+
+async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
+    plan = state.plan
+    task = plan.task
+    try:
+        on_phase(plan.trial_name, "build")
+        state.image, _built = await _timed(
+            state,
+            "build",
+            ensure_task_image(task.name, task.environment_dir, timeout_sec=task.config.environment.build_timeout_sec),
+        )
+        on_phase(plan.trial_name, "start")
+        await _timed(state, "start", _start(state))
+        on_phase(plan.trial_name, "agent")
+        try:
+            await _run_agent(state, create_agent(plan.agent_spec))
+        except LhtbError as exc:
+            _record_error(state, exc)
+            if not ERROR_POLICY[exc.error_class].grade:
+                return _result(state)
+        on_phase(plan.trial_name, "verify")
+        return await _verify(state)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        _record_error(state, exc)
+        return _result(state)
+
+
+def write_trial_result(plan: TrialPlan, result: TrialResult) -> None:
+    write_model_atomic(plan.trial_dir / "result.json", result)

@@ -1,0 +1,168 @@
+"""Turn what a verifier left in its output directory into a validated reward, or a :class:`VerifierError`.
+
+Read in order: ``reward.json`` in the ``lhtb.reward/1`` schema, ``reward.json`` in Harbor's flat form
+``{"reward": x}``, then Harbor's ``reward.txt``. A missing, empty, malformed, NaN or out-of-range reward is
+always an error, never a silent 0.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import ValidationError
+
+from lhtb.errors import VerifierError
+from lhtb.results.models import REWARD_SCHEMA, RewardFile, Subtask
+
+REWARD_JSON = "reward.json"
+REWARD_TXT = "reward.txt"
+MAX_REWARD_FILE_BYTES = 5 * 1024 * 1024
+RewardSource = Literal["lhtb.reward/1", "harbor-json", "harbor-txt"]
+# A plain decimal number; float() alone would also take "nan", "inf" and "1_0".
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+@dataclass(frozen=True)
+class ParsedReward:
+    reward: float
+    subtasks: list[Subtask]
+    source: RewardSource
+
+
+def parse_reward_dir(output_dir: Path) -> ParsedReward:
+    """The reward in ``output_dir``; ``reward.json`` wins over ``reward.txt`` when both exist."""
+    json_path, txt_path = output_dir / REWARD_JSON, output_dir / REWARD_TXT
+    if json_path.exists() or json_path.is_symlink():
+        return _parse_json(json_path)
+    if txt_path.exists() or txt_path.is_symlink():
+        return _parse_txt(txt_path)
+    raise VerifierError(
+        f"{output_dir}: the verifier wrote neither {REWARD_JSON} nor {REWARD_TXT}; "
+        "it must write one (lhtb.grading's Scorecard.write() does)"
+    )
+
+
+def _read_text(path: Path) -> str:
+    """The file's text, refusing links, non-files, files over the size limit, non-UTF-8 and empty files."""
+    if path.is_symlink():
+        raise VerifierError(f"{path.name}: is a symlink; the verifier must write a regular file")
+    if not path.is_file():
+        raise VerifierError(f"{path.name}: is not a regular file")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_REWARD_FILE_BYTES + 1)
+    except OSError as exc:
+        raise VerifierError(f"{path.name}: cannot be read: {exc.strerror or exc}") from exc
+    if len(data) > MAX_REWARD_FILE_BYTES:
+        raise VerifierError(
+            f"{path.name}: larger than the {MAX_REWARD_FILE_BYTES // (1024 * 1024)} MB limit; "
+            "keep per-subtask details short"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise VerifierError(f"{path.name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if not text.strip():
+        raise VerifierError(f"{path.name}: file is empty")
+    return text
+
+
+def _parse_json(path: Path) -> ParsedReward:
+    text = _read_text(path)
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise VerifierError(f"{path.name}: invalid JSON: {exc}") from None
+    except RecursionError:
+        raise VerifierError(f"{path.name}: invalid JSON: nested too deeply") from None
+    if not isinstance(document, dict):
+        raise VerifierError(f"{path.name}: expected a JSON object, got {_json_type(document)}")
+    if "schema" in document:
+        return _parse_lhtb_reward(path, document)
+    return _parse_harbor_json(path, document)
+
+
+def _parse_lhtb_reward(path: Path, document: dict[str, object]) -> ParsedReward:
+    schema = document["schema"]
+    if schema != REWARD_SCHEMA:
+        raise VerifierError(f"{path.name}: unsupported schema {schema!r}; expected {REWARD_SCHEMA!r}")
+    try:
+        # strict: a score of "1" or true is a bug in the verifier, not a number to coerce
+        reward_file = RewardFile.model_validate(document, strict=True)
+    except ValidationError as exc:
+        raise VerifierError(f"{path.name}: {_describe(exc)}") from None
+    subtasks = list(reward_file.subtasks)
+    return ParsedReward(reward=reward_file.reward, subtasks=subtasks, source="lhtb.reward/1")
+
+
+def _parse_harbor_json(path: Path, document: dict[str, object]) -> ParsedReward:
+    if "reward" not in document:
+        raise VerifierError(
+            f'{path.name}: has neither "schema" nor "reward"; write {{"schema": "{REWARD_SCHEMA}", ...}} '
+            'or Harbor\'s flat {"reward": x}'
+        )
+    reward = _check_reward(document["reward"], f"{path.name}: reward")
+    ignored = []
+    for key, value in document.items():
+        if key == "reward":
+            continue
+        if not _is_number(value):
+            raise VerifierError(
+                f"{path.name}: key {key!r} must be a number in Harbor's flat form, got {_json_type(value)} "
+                f'(for subtasks, add "schema": "{REWARD_SCHEMA}")'
+            )
+        ignored.append(key)
+    detail = f"Harbor flat {path.name}" + (f"; ignored keys: {', '.join(sorted(ignored))}" if ignored else "")
+    return ParsedReward(reward=reward, subtasks=[_whole_task(reward, detail)], source="harbor-json")
+
+
+def _parse_txt(path: Path) -> ParsedReward:
+    text = _read_text(path).strip()
+    if not _DECIMAL.fullmatch(text):
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise VerifierError(f"{path.name}: expected a single finite number in [0, 1], got {shown!r}")
+    reward = _check_reward(float(text), f"{path.name}: reward")
+    subtask = _whole_task(reward, f"Harbor {path.name}")
+    return ParsedReward(reward=reward, subtasks=[subtask], source="harbor-txt")
+
+
+def _whole_task(reward: float, detail: str) -> Subtask:
+    """The one synthetic subtask standing for a Harbor-style single reward."""
+    return Subtask(name="reward", weight=1.0, score=reward, kind="continuous", visibility="hidden", detail=detail)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_reward(value: object, where: str) -> float:
+    if not _is_number(value):
+        raise VerifierError(f"{where} must be a number, got {_json_type(value)} {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise VerifierError(f"{where} must be finite, got {value}")
+    if not 0 <= value <= 1:  # type: ignore[operator]
+        raise VerifierError(f"{where} must be in [0, 1], got {value}")
+    return float(value)  # type: ignore[arg-type]
+
+
+def _json_type(value: object) -> str:
+    names = {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+def _describe(exc: ValidationError) -> str:
+    """Pydantic errors as 'loc.path: message' joined by '; ' (e.g. 'subtasks.2.score: score must be ...')."""
+    parts = []
+    for error in exc.errors(include_url=False):
+        location = ".".join(str(part) for part in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        shown = error.get("input")
+        if error["type"] != "value_error" and isinstance(shown, (bool, int, float, str)):
+            message += f", got {shown!r:.60}"
+        parts.append(f"{location}: {message}" if location else message)
+    return "; ".join(parts)

@@ -1,0 +1,55 @@
+from datetime import UTC, datetime
+
+import pytest
+
+from lhtb.errors import ErrorClass
+from lhtb.jobs.summary import scored_reward, summarise
+from lhtb.results.models import AgentSpec, ErrorInfo, TrialResult
+
+
+def _result(agent: str, reward: float | None, error: ErrorClass | None = None, n: int = 1) -> TrialResult:
+    now = datetime.now(UTC)
+    return TrialResult(
+        trial_name=f"t{n}",
+        job_name="j",
+        task_name="task",
+        agent=AgentSpec(name=agent),
+        attempt=n,
+        started_at=now,
+        finished_at=now,
+        reward=reward,
+        error=None if error is None else ErrorInfo(error_class=error, message="m"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("reward", "error", "expected"),
+    [
+        (0.7, None, 0.7),
+        (0.4, ErrorClass.AGENT_ERROR, 0.4),  # graded: the agent crashed but its work counts
+        (None, ErrorClass.VERIFIER_ERROR, 0.0),  # never a pass, never excluded
+        (None, ErrorClass.VERIFIER_TIMEOUT, 0.0),
+        (None, ErrorClass.ENVIRONMENT_BUILD, None),  # infrastructure: excluded, reported
+        (None, ErrorClass.HARNESS_ERROR, None),
+    ],
+)
+def test_scored_reward_rule(reward: float | None, error: ErrorClass | None, expected: float | None) -> None:
+    assert scored_reward(_result("a", reward, error)) == expected
+
+
+def test_summary_counts_and_rates() -> None:
+    results = [
+        _result("good", 1.0, n=1),
+        _result("good", 0.96, n=2),
+        _result("good", None, ErrorClass.ENVIRONMENT_START, n=3),
+        _result("bad", 0.0, n=1),
+        _result("bad", None, ErrorClass.VERIFIER_ERROR, n=2),
+    ]
+    summaries, errors = summarise(results)
+    assert [s.agent for s in summaries] == ["good", "bad"]
+    good, bad = summaries
+    assert (good.n_trials, good.n_scored, good.n_excluded) == (3, 2, 1)
+    assert good.mean_reward == pytest.approx(0.98)
+    assert good.pass_rate_095 == 1.0 and good.pass_rate_100 == 0.5
+    assert (bad.n_scored, bad.mean_reward, bad.pass_rate_095) == (2, 0.0, 0.0)
+    assert errors == {"environment_start": 1, "verifier_error": 1}
