@@ -83,9 +83,7 @@ class LhtbSide:
         await background.drain()
         to_drained = time.perf_counter() - started
         if result.error is not None or result.reward != 1.0:
-            raise RuntimeError(
-                f"lhtb trial {plan.trial_name} failed: reward={result.reward} error={result.error}"
-            )
+            raise RuntimeError(f"lhtb trial {plan.trial_name} failed: reward={result.reward} error={result.error}")
         if background.errors:
             raise RuntimeError(f"lhtb teardown of {plan.trial_name} failed: {background.errors!r}")
         # The background teardown rewrote result.json with the teardown time.
@@ -99,9 +97,7 @@ class LhtbSide:
 def _docker(*args: str, stdin: bytes | None = None) -> bytes:
     proc = subprocess.run(["docker", *args], input=stdin, capture_output=True, check=False)
     if proc.returncode != 0:
-        raise RuntimeError(
-            f"docker {' '.join(args)} exited {proc.returncode}: {proc.stderr.decode().strip()}"
-        )
+        raise RuntimeError(f"docker {' '.join(args)} exited {proc.returncode}: {proc.stderr.decode().strip()}")
     return proc.stdout
 
 
@@ -132,9 +128,7 @@ class RawSide:
             _docker("cp", f"{self.task.solution_dir}/.", f"{agent}:/solution")
             _docker("exec", agent, "bash", "/solution/solve.sh")
             artifact_tar = _docker("cp", f"{agent}:/app", "-")
-            verifier = self._run_detached(
-                "-v", f"{self.task.tests_dir}:/tests:ro", "-v", f"{out_dir}:/logs/verifier"
-            )
+            verifier = self._run_detached("-v", f"{self.task.tests_dir}:/tests:ro", "-v", f"{out_dir}:/logs/verifier")
             containers.append(verifier)
             _docker("cp", "-", f"{verifier}:/", stdin=artifact_tar)
             _docker("exec", verifier, "bash", "/tests/test.sh")
@@ -180,8 +174,9 @@ async def measure(n: int, scratch: Path, run_id: str, job_name: str) -> Samples:
         samples.add("lhtb to teardown drained", to_drained)
         samples.add("lhtb teardown after result", to_drained - to_result)
         for phase in PHASES:
-            if timings.get(phase) is not None:
-                samples.phases.setdefault(phase, []).append(timings[phase])
+            seconds = timings.get(phase)
+            if seconds is not None:
+                samples.phases.setdefault(phase, []).append(seconds)
         to_reward, to_removed = raw_side.trial()
         samples.add("raw to reward (before rm)", to_reward)
         samples.add("raw to rm done", to_removed)

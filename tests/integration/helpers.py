@@ -19,6 +19,7 @@ def run(
         attempts=int(kwargs.pop("attempts", 1)),  # type: ignore[call-overload]
         concurrency=int(kwargs.pop("concurrency", 2)),  # type: ignore[call-overload]
         max_retries=int(kwargs.pop("max_retries", 0)),  # type: ignore[call-overload]
+        **kwargs,
     )
     job_result = run_job(config, jobs)
     trials = {}

@@ -93,7 +93,10 @@ def test_second_run_does_not_rebuild(make_task, tmp_path: Path) -> None:
 
     from lhtb.environments.images import ensure_task_image
 
-    path = make_task("cached", dockerfile="FROM lhtb/python:bookworm\nRUN echo built-once > /built\n")
+    import uuid
+
+    token = uuid.uuid4().hex  # a context no earlier run has built
+    path = make_task("cached", dockerfile=f"FROM lhtb/python:bookworm\nRUN echo {token} > /built\n")
     first = asyncio.run(ensure_task_image("cached", path / "environment", timeout_sec=300))
     second = asyncio.run(ensure_task_image("cached", path / "environment", timeout_sec=300))
     assert first[0] == second[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from lhtb.environments.base import Environment
 from lhtb.results.models import AgentOutcome
@@ -30,4 +30,16 @@ class Agent(Protocol):
 
     async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
         """Work on the task until done or ``context.timeout_sec``; the runner also enforces the deadline."""
+        ...
+
+
+@runtime_checkable
+class ResumableAgent(Agent, Protocol):
+    """An agent that can continue its own conversation (continue-until-timeout's same-conversation mode).
+
+    Agents without ``resume`` are restarted instead: ``run`` again with the instruction plus the message.
+    """
+
+    async def resume(self, context: AgentContext, message: str) -> AgentOutcome:
+        """Continue after ``message`` (a fixed rejection sentence) as a new user turn."""
         ...

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from lhtb.agents.base import AgentContext
+from lhtb.environments.tarsafe import tar_directory
 from lhtb.errors import AgentSetupError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import AgentOutcome
@@ -19,7 +22,9 @@ class OracleAgent:
         solution = context.task.solution_dir
         if not (solution / "solve.sh").is_file():
             raise AgentSetupError(f"{solution / 'solve.sh'}: the oracle needs a gold solution script")
-        await context.environment.upload_dir(solution, SOLUTION_MOUNT)
+        # One put_archive into "/" (the tar's top entry is "solution"): no mkdir exec needed.
+        archive = await asyncio.to_thread(tar_directory, solution, SOLUTION_MOUNT.lstrip("/"))
+        await context.environment.upload_tar(archive, "/", make_dest=False)
 
     async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
         env = dict(context.task.config.solution.env)

@@ -21,16 +21,47 @@ def _nop(spec: AgentSpec) -> Agent:
     return NopAgent()
 
 
+def _terminus(spec: AgentSpec) -> Agent:
+    from lhtb.agents.terminus import create_terminus
+
+    return create_terminus(spec)
+
+
+def _installed(spec: AgentSpec) -> Agent:
+    from lhtb.agents.installed import create_installed
+
+    return create_installed(spec)
+
+
 AGENT_FACTORIES: dict[str, Callable[[AgentSpec], Agent]] = {
     "oracle": _oracle,
     "nop": _nop,
+    "terminus": _terminus,
+    "mini-swe-agent": _installed,
+    "claude-code": _installed,
+    "codex": _installed,
 }
 
 
-def create_agent(spec: AgentSpec) -> Agent:
+def is_known_agent(name: str) -> bool:
+    return name in AGENT_FACTORIES or ":" in name
+
+
+def _import_factory(name: str) -> Callable[[AgentSpec], Agent]:
+    """``package.module:Attr`` names a custom agent class or factory taking the AgentSpec."""
+    import importlib
+
+    module_name, _, attr = name.partition(":")
     try:
-        factory = AGENT_FACTORIES[spec.name]
-    except KeyError:
-        known = ", ".join(sorted(AGENT_FACTORIES))
-        raise ConfigError(f"unknown agent {spec.name!r}; known agents: {known}") from None
-    return factory(spec)
+        return getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"agent {name!r}: cannot import {attr!r} from {module_name!r}: {exc}") from exc
+
+
+def create_agent(spec: AgentSpec) -> Agent:
+    if spec.name in AGENT_FACTORIES:
+        return AGENT_FACTORIES[spec.name](spec)
+    if ":" in spec.name:
+        return _import_factory(spec.name)(spec)
+    known = ", ".join(sorted(AGENT_FACTORIES))
+    raise ConfigError(f"unknown agent {spec.name!r}; known agents: {known}, or module:Class") from None

@@ -48,13 +48,47 @@ def run(
     job_name: Annotated[str | None, typer.Option("--job-name")] = None,
     max_retries: Annotated[int, typer.Option("--max-retries", min=0)] = 2,
     timeout_multiplier: Annotated[float, typer.Option("--timeout-multiplier", min=0.001)] = 1.0,
+    model: Annotated[str | None, typer.Option("-m", "--model", help="Model for LLM agents (litellm name).")] = None,
+    model_api_base: Annotated[
+        str | None, typer.Option("--model-api-base", help="OpenAI-compatible base URL, e.g. a local server.")
+    ] = None,
+    agent_kwarg: Annotated[
+        list[str] | None, typer.Option("--ak", "--agent-kwarg", help="KEY=VALUE passed to the agent; repeatable.")
+    ] = None,
+    continue_until_timeout: Annotated[
+        bool | None,
+        typer.Option("--continue-until-timeout/--single-shot", help="Override the tasks' continue_until_timeout."),
+    ] = None,
+    pass_threshold: Annotated[float | None, typer.Option("--pass-threshold", min=0, max=1)] = None,
+    feedback: Annotated[
+        str, typer.Option("--feedback", help="binary (comparable) or diagnostic (for task authors).")
+    ] = "binary",
+    checkpoint_interval: Annotated[
+        float | None, typer.Option("--checkpoint-interval", help="Agent seconds between reward checkpoints.")
+    ] = None,
 ) -> None:
     """Run agents on tasks and print a leaderboard."""
-    from lhtb.cli.commands import run_command
+    from lhtb.cli.commands import RunOptions, run_command
 
-    raise typer.Exit(
-        run_command(path, agent, concurrency, attempts, task, output, job_name, max_retries, timeout_multiplier)
+    options = RunOptions(
+        path=path,
+        agents=agent,
+        concurrency=concurrency,
+        attempts=attempts,
+        tasks=task,
+        output=output,
+        job_name=job_name,
+        max_retries=max_retries,
+        timeout_multiplier=timeout_multiplier,
+        model=model,
+        model_api_base=model_api_base,
+        agent_kwargs=agent_kwarg or [],
+        continue_until_timeout=continue_until_timeout,
+        pass_threshold=pass_threshold,
+        feedback_mode=feedback,
+        checkpoint_interval_sec=checkpoint_interval,
     )
+    raise typer.Exit(run_command(options))
 
 
 @tasks_app.command("list")
@@ -108,6 +142,48 @@ def images_bootstrap(
     from lhtb.cli.commands import bootstrap_command
 
     raise typer.Exit(bootstrap_command(force))
+
+
+_JOB_DIRS_HELP = "Job directories (jobs/<job>); their trials are pooled per agent."
+
+
+@app.command()
+def report(
+    job_dirs: Annotated[list[Path], typer.Argument(help=_JOB_DIRS_HELP)],
+    fmt: Annotated[str, typer.Option("-f", "--format", help="table, md, html, csv or json.")] = "table",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write here instead of stdout.")] = None,
+    threshold: Annotated[float, typer.Option(help="Pass threshold: solve rate, pass@k, failure modes.")] = 0.95,
+    pass_at: Annotated[list[float] | None, typer.Option(help="pass@1 thresholds [0.9 0.95 1.0].")] = None,
+    k: Annotated[list[int] | None, typer.Option("-k", help="pass@k values [1 and max attempts].")] = None,
+    seed: Annotated[int, typer.Option(help="Bootstrap seed.")] = 0,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples.")] = 2000,
+    include_flagged: Annotated[bool, typer.Option(help="Rank diagnostic/non-default-timeout jobs too.")] = False,
+    skip_unreadable: Annotated[bool, typer.Option(help="List unreadable result files instead of failing.")] = False,
+) -> None:
+    """Leaderboard, pass rates, CIs, costs, failure modes and per-category tables from job results."""
+    from lhtb.cli.report_commands import ReportOptions, report_command
+
+    options = ReportOptions(job_dirs, threshold, pass_at, k, seed, resamples, include_flagged, skip_unreadable)
+    raise typer.Exit(report_command(options, fmt, output))
+
+
+@app.command()
+def figures(
+    job_dirs: Annotated[list[Path], typer.Argument(help=_JOB_DIRS_HELP)],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Directory for the figures.")] = Path("figures"),
+    image_format: Annotated[list[str] | None, typer.Option(help="png, svg, pdf [png svg].")] = None,
+    threshold: Annotated[float, typer.Option(help="Pass threshold.")] = 0.95,
+    seed: Annotated[int, typer.Option(help="Bootstrap and jitter seed.")] = 0,
+    include_flagged: Annotated[bool, typer.Option(help="Draw diagnostic/non-default-timeout jobs too.")] = False,
+    skip_unreadable: Annotated[bool, typer.Option(help="List unreadable result files instead of failing.")] = False,
+) -> None:
+    """Reward distributions, pass rates, cost vs reward, reward over time and a task x agent heat map."""
+    from lhtb.cli.report_commands import ReportOptions, figures_command
+
+    options = ReportOptions(
+        job_dirs, threshold, seed=seed, include_flagged=include_flagged, skip_unreadable=skip_unreadable
+    )
+    raise typer.Exit(figures_command(options, output, image_format or ["png", "svg"]))
 
 
 def main() -> None:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 
-from lhtb.errors import LhtbError
+from lhtb.errors import ConfigError, LhtbError
 
 if TYPE_CHECKING:
-    from lhtb.results.models import JobConfig, JobResult
+    from lhtb.results.models import AgentSpec, JobConfig, JobResult
 
 console = Console()
 err_console = Console(stderr=True)
@@ -74,38 +75,72 @@ def _execute(config: JobConfig, jobs_dir: Path) -> int:
     return 0
 
 
-def run_command(
-    path: Path,
-    agents: list[str],
-    concurrency: int,
-    attempts: int,
-    tasks: list[str] | None,
-    output: Path,
-    job_name: str | None,
-    max_retries: int,
-    timeout_multiplier: float,
-) -> int:
-    from lhtb.agents.registry import AGENT_FACTORIES
-    from lhtb.jobs.runner import new_job_config
+@dataclass(frozen=True)
+class RunOptions:
+    path: Path
+    agents: list[str]
+    concurrency: int
+    attempts: int
+    tasks: list[str] | None
+    output: Path
+    job_name: str | None
+    max_retries: int
+    timeout_multiplier: float
+    model: str | None = None
+    model_api_base: str | None = None
+    agent_kwargs: list[str] = field(default_factory=list)
+    continue_until_timeout: bool | None = None
+    pass_threshold: float | None = None
+    feedback_mode: str = "binary"
+    checkpoint_interval_sec: float | None = None
+
+
+def _agent_specs(options: RunOptions) -> list[AgentSpec]:
+    from lhtb.agents.registry import AGENT_FACTORIES, is_known_agent
     from lhtb.results.models import AgentSpec
 
+    unknown = [a for a in options.agents if not is_known_agent(a)]
+    if unknown:
+        raise ConfigError(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(sorted(AGENT_FACTORIES))}")
+    kwargs: dict[str, str] = {}
+    for item in options.agent_kwargs:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--agent-kwarg {item!r}: expected KEY=VALUE")
+        kwargs[key] = value
+    if options.model_api_base:
+        kwargs["api_base"] = options.model_api_base
+    return [AgentSpec(name=a, model=options.model, kwargs=kwargs) for a in options.agents]
+
+
+def _feedback_mode(value: str) -> str:
+    if value not in ("binary", "diagnostic"):
+        raise ConfigError(f"--feedback {value!r}: expected 'binary' or 'diagnostic'")
+    return value
+
+
+def run_command(options: RunOptions) -> int:
+    from lhtb.jobs.runner import new_job_config
+
     try:
-        unknown = [a for a in agents if a not in AGENT_FACTORIES]
-        if unknown:
-            raise LhtbError(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(sorted(AGENT_FACTORIES))}")
         config = new_job_config(
-            path,
-            tasks,
-            [AgentSpec(name=a) for a in agents],
-            job_name=job_name,
-            attempts=attempts,
-            concurrency=concurrency,
-            max_retries=max_retries,
-            agent_timeout_multiplier=timeout_multiplier,
+            options.path,
+            options.tasks,
+            _agent_specs(options),
+            job_name=options.job_name,
+            attempts=options.attempts,
+            concurrency=options.concurrency,
+            max_retries=options.max_retries,
+            agent_timeout_multiplier=options.timeout_multiplier,
+            continue_until_timeout=options.continue_until_timeout,
+            pass_threshold=options.pass_threshold,
+            feedback_mode=_feedback_mode(options.feedback_mode),
+            checkpoint_interval_sec=options.checkpoint_interval_sec,
         )
-        if (output / config.job_name / "config.json").exists():
-            raise LhtbError(f"{output / config.job_name} already exists; use `lhtb jobs resume` or another --job-name")
-        return _execute(config, output)
+        target = options.output / config.job_name
+        if (target / "config.json").exists():
+            raise ConfigError(f"{target} already exists; use `lhtb jobs resume {target}` or another --job-name")
+        return _execute(config, options.output)
     except LhtbError as exc:
         return _fail(exc)
 

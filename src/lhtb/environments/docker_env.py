@@ -75,6 +75,9 @@ class DockerEnvironment:
         self.spec = spec
         self._container: Any = None
         self._stopped = False
+        # Cleared while the container is frozen: a new exec waits instead of failing on a paused container.
+        self._thawed = asyncio.Event()
+        self._thawed.set()
 
     @property
     def container_id(self) -> str | None:
@@ -128,6 +131,7 @@ class DockerEnvironment:
         if timeout_sec is not None:
             # coreutils `timeout` leads its own process group and signals all of it on expiry.
             argv = ["timeout", "--kill-after=5", f"{max(timeout_sec, 0.001):.3f}", *argv]
+        await self._thawed.wait()
         started = time.monotonic()
         exec_id = await asyncio.to_thread(self._exec_create, argv, user, env, workdir)
         task = asyncio.ensure_future(asyncio.to_thread(self._exec_run, exec_id))
@@ -188,8 +192,10 @@ class DockerEnvironment:
         data = await asyncio.to_thread(tar_directory, source, ".")
         await self.upload_tar(data, dest)
 
-    async def upload_tar(self, tar_bytes: bytes, dest: str) -> None:
-        await self.exec(f"mkdir -p {shlex.quote(dest)}", timeout_sec=60)
+    async def upload_tar(self, tar_bytes: bytes, dest: str, *, make_dest: bool = True) -> None:
+        """Extract ``tar_bytes`` under ``dest``; ``make_dest=False`` saves an exec when it surely exists."""
+        if make_dest:
+            await self.exec(f"mkdir -p {shlex.quote(dest)}", timeout_sec=60)
         container = self._require()
         ok = await asyncio.to_thread(container.put_archive, dest, tar_bytes)
         if not ok:
@@ -218,10 +224,13 @@ class DockerEnvironment:
         return await asyncio.to_thread(blocking)
 
     async def pause(self) -> None:
+        """Freeze every process with the cgroup freezer; execs started meanwhile wait for ``unpause``."""
+        self._thawed.clear()
         await asyncio.to_thread(self._require().pause)
 
     async def unpause(self) -> None:
         await asyncio.to_thread(self._require().unpause)
+        self._thawed.set()
 
     async def stop(self) -> None:
         if self._stopped or self._container is None:

@@ -20,7 +20,8 @@ from lhtb.fs import write_model_atomic
 from lhtb.jobs.layout import JobLayout, trial_name
 from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
 from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, JobResult, TrialConfig, TrialResult
-from lhtb.tasks.loader import TaskLoad, scan_dataset, select_tasks
+from lhtb.tasks.loader import Task, TaskLoad, scan_dataset, select_tasks
+from lhtb.trial.agent_loop import LoopSettings, checkpoint_interval_from_env
 from lhtb.trial.background import Background
 from lhtb.trial.runner import TrialPlan, run_trial
 
@@ -45,6 +46,7 @@ def new_job_config(
     concurrency: int,
     max_retries: int,
     agent_timeout_multiplier: float = 1.0,
+    **overrides: object,
 ) -> JobConfig:
     loads = select_tasks(scan_dataset(dataset), task_names)
     if not loads:
@@ -61,6 +63,7 @@ def new_job_config(
         max_retries=max_retries,
         agent_timeout_multiplier=agent_timeout_multiplier,
         lhtb_version=lhtb.__version__,
+        **overrides,  # type: ignore[arg-type]
     )
 
 
@@ -73,6 +76,20 @@ def plan_trials(config: JobConfig) -> list[PlannedTrial]:
             for attempt in range(1, config.attempts + 1):
                 planned.append(PlannedTrial(trial_name(task_name, agent, attempt), load, agent, attempt))
     return planned
+
+
+def loop_settings(config: JobConfig, task: Task) -> LoopSettings:
+    """The task's [agent] settings with the job's overrides applied."""
+    agent = task.config.agent
+    cut = agent.continue_until_timeout if config.continue_until_timeout is None else config.continue_until_timeout
+    interval = config.checkpoint_interval_sec or agent.checkpoint_interval_sec or checkpoint_interval_from_env()
+    budget = agent.timeout_sec * config.agent_timeout_multiplier
+    return LoopSettings(
+        continue_until_timeout=cut,
+        pass_threshold=agent.pass_threshold if config.pass_threshold is None else config.pass_threshold,
+        feedback_mode=config.feedback_mode,
+        checkpoint_interval_sec=interval if interval < budget else None,
+    )
 
 
 def load_trial_result(path: Path) -> TrialResult | None:
@@ -117,6 +134,7 @@ class JobRunner:
             attempt=trial.attempt,
             trial_dir=self.layout.trial_dir(trial.name),
             agent_timeout_sec=task.config.agent.timeout_sec * self.config.agent_timeout_multiplier,
+            settings=loop_settings(self.config, task),
             retries=retries,
         )
 

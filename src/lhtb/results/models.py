@@ -146,13 +146,26 @@ class PhaseTimings(_Strict):
 
 
 class PhaseRecord(_Strict):
-    """One agent phase of a trial (continue-until-timeout runs several)."""
+    """One agent phase of a trial (continue-until-timeout runs several), and the verification that ended it."""
 
     index: int
     started_at: datetime
     finished_at: datetime | None = None
     stop_reason: str = ""
     reward: float | None = None
+    agent_sec: float = 0.0  # agent clock: paused time excluded
+    usage: Usage = Field(default_factory=Usage)
+    resumed_with: str | None = None  # the exact message that started this phase (None for the first)
+    mode: Literal["initial", "same-conversation", "restart"] = "initial"
+
+
+class CheckpointRecord(_Strict):
+    """A reward checkpoint: the artifacts snapshotted at ``agent_sec`` of agent time, graded without feedback."""
+
+    agent_sec: float
+    reward: float | None
+    subtask_scores: dict[str, float] = Field(default_factory=dict)
+    error: str | None = None
 
 
 class AgentSpec(_Strict):
@@ -197,6 +210,11 @@ class TrialResult(_Strict):
     verifier: VerifierOutcome | None = None
     timings: PhaseTimings = Field(default_factory=PhaseTimings)
     phases: list[PhaseRecord] = Field(default_factory=list)
+    reward_curve: list[CheckpointRecord] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)  # summed over every phase, including one cut off by the timeout
+    agent_timeout_sec: float | None = None
+    continue_until_timeout: bool = False
+    verifier_mode: Literal["separate", "shared"] = "separate"
     feedback_mode: Literal["binary", "diagnostic"] = "binary"
     comparable: bool = True
 
@@ -214,6 +232,11 @@ class JobConfig(_Strict):
     concurrency: int = Field(ge=1)
     max_retries: int = Field(ge=0)
     agent_timeout_multiplier: float = Field(default=1.0, gt=0)
+    # Job-level overrides of the task's [agent] settings (None: use the task's).
+    continue_until_timeout: bool | None = None
+    pass_threshold: float | None = Field(default=None, ge=0, le=1)
+    checkpoint_interval_sec: float | None = Field(default=None, gt=0)
+    feedback_mode: Literal["binary", "diagnostic"] = "binary"
     lhtb_version: str
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)

@@ -1,8 +1,8 @@
 """The trial lifecycle as one readable sequence of phases.
 
-build → start (agent and verifier containers in parallel) → agent setup → agent (under its deadline)
-→ freeze agent, snapshot artifacts → verify in the separate container → result; container removal runs in
-the background so it never delays the result.
+build → start (agent container; a clean verifier container warms up beside it) → agent setup → agent loop
+(phases, interim verifications, checkpoints: trial/agent_loop.py) → freeze the agent, final verification in a
+fresh container → result.json; container removal finishes in the background and then records its time.
 """
 
 from __future__ import annotations
@@ -16,16 +16,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from lhtb.agents.base import Agent, AgentContext
+from lhtb.agents.base import AgentContext
 from lhtb.agents.registry import create_agent
 from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
 from lhtb.environments.images import ensure_task_image
 from lhtb.errors import ERROR_POLICY, AgentError, ErrorClass, LhtbError
 from lhtb.fs import write_model_atomic, write_text_atomic
-from lhtb.results.models import AgentOutcome, AgentSpec, ErrorInfo, PhaseRecord, PhaseTimings, TrialResult
+from lhtb.results.models import AgentOutcome, AgentSpec, ErrorInfo, PhaseTimings, TrialResult, VerifierOutcome
 from lhtb.tasks.loader import Task
+from lhtb.trial.agent_loop import AgentLoop, LoopSettings
 from lhtb.trial.background import Background
-from lhtb.verifier.runner import run_verifier, snapshot_artifacts, verifier_spec
+from lhtb.trial.clock import AgentClock
+from lhtb.trial.grader import Grader
 
 T = TypeVar("T")
 PhaseCallback = Callable[[str, str], None]  # (trial_name, phase)
@@ -40,6 +42,7 @@ class TrialPlan:
     attempt: int
     trial_dir: Path
     agent_timeout_sec: float
+    settings: LoopSettings = field(default_factory=LoopSettings)
     retries: int = 0
 
 
@@ -52,10 +55,10 @@ class _State:
     timings: PhaseTimings = field(default_factory=PhaseTimings)
     agent_outcome: AgentOutcome = field(default_factory=AgentOutcome)
     error: ErrorInfo | None = None
-    phases: list[PhaseRecord] = field(default_factory=list)
     image: str = ""
     agent_env: DockerEnvironment | None = None
-    verifier_env: DockerEnvironment | None = None
+    grader: Grader | None = None
+    loop: AgentLoop | None = None
     removals: list[asyncio.Future[None]] = field(default_factory=list)
 
     def remove_later(self, env: DockerEnvironment | None) -> None:
@@ -96,63 +99,51 @@ def agent_spec_for(task: Task, image: str, plan: TrialPlan) -> ContainerSpec:
 async def _start(state: _State) -> None:
     plan = state.plan
     state.agent_env = DockerEnvironment(agent_spec_for(plan.task, state.image, plan))
-    output_dir = plan.trial_dir / "verifier" / "final" / "output"
-    state.verifier_env = DockerEnvironment(
-        verifier_spec(plan.task, state.image, job=plan.job_name, trial=plan.trial_name, output_dir=output_dir)
+    settings = plan.settings
+    state.grader = Grader(
+        task=plan.task,
+        image=state.image,
+        job=plan.job_name,
+        trial=plan.trial_name,
+        trial_dir=plan.trial_dir,
+        clock=AgentClock(plan.agent_timeout_sec),
+        keep_warm=settings.continue_until_timeout or settings.checkpoint_interval_sec is not None,
     )
-    # The verifier container is started now, beside the agent's, so its start is off the critical path.
-    await asyncio.gather(state.agent_env.start(), state.verifier_env.start())
+    # The first verifier container starts beside the agent's, so its start is off the critical path.
+    state.grader.warm_up()
+    await state.agent_env.start()
 
 
-async def _run_agent(state: _State, agent: Agent) -> None:
+async def _run_agent(state: _State) -> None:
     plan = state.plan
-    assert state.agent_env is not None
+    assert state.agent_env is not None and state.grader is not None
+    agent = create_agent(plan.agent_spec)
     logs_dir = plan.trial_dir / "agent"
     logs_dir.mkdir(parents=True, exist_ok=True)
     context = AgentContext(plan.task, state.agent_env, logs_dir, plan.agent_timeout_sec)
     await _timed(state, "agent_setup", agent.setup(context))
-    record = PhaseRecord(index=0, started_at=_now())
-    state.phases.append(record)
-    try:
-        outcome = await _timed(
-            state,
-            "agent",
-            asyncio.wait_for(agent.run(context, plan.task.instruction), plan.agent_timeout_sec),
-        )
-    except TimeoutError:
-        outcome = AgentOutcome(stop_reason="timeout", message=f"agent timeout of {plan.agent_timeout_sec:.0f} s")
-    state.agent_outcome = outcome
-    record.finished_at = _now()
-    record.stop_reason = outcome.stop_reason
+    state.loop = AgentLoop(agent, context, state.agent_env, state.grader, state.grader.clock, plan.settings)
+    outcome = await _timed(state, "agent", state.loop.run(plan.task.instruction))
+    state.agent_outcome = outcome.model_copy(update={"usage": state.loop.usage})
     if outcome.stop_reason == "error":
         raise AgentError(outcome.message or "the agent reported an error")
 
 
-async def _verify(state: _State) -> TrialResult:
-    plan = state.plan
-    assert state.agent_env is not None and state.verifier_env is not None
-    agent_env, verifier_env = state.agent_env, state.verifier_env
+async def _final_verification(state: _State) -> VerifierOutcome:
+    assert state.agent_env is not None and state.grader is not None
     started = time.monotonic()
-    await agent_env.pause()  # freeze: nothing in the agent container changes the artifacts mid-copy
-    snapshot = await snapshot_artifacts(agent_env, plan.task)
-    state.remove_later(agent_env)
-    phase_dir = plan.trial_dir / "verifier" / "final"
-    outcome = await run_verifier(plan.task, verifier_env, snapshot, phase_dir)
-    state.remove_later(verifier_env)
+    outcome = await state.grader.verify(state.agent_env, "final", unpause=False)
+    state.remove_later(state.agent_env)
     state.timings.verifier = round(time.monotonic() - started, 3)
-    if state.phases:
-        state.phases[-1].reward = outcome.reward
-    result = _result(state)
-    result.verifier = outcome
-    result.reward = outcome.reward
-    result.subtasks = outcome.subtasks
-    if outcome.error is not None and result.error is None:
-        result.error = outcome.error
-    return result
+    return outcome
 
 
-def _result(state: _State) -> TrialResult:
+def _result(state: _State, final: VerifierOutcome | None = None) -> TrialResult:
     plan = state.plan
+    loop = state.loop
+    error = state.error
+    if final is not None and final.error is not None and error is None:
+        error = final.error
     return TrialResult(
         trial_name=plan.trial_name,
         job_name=plan.job_name,
@@ -162,11 +153,21 @@ def _result(state: _State) -> TrialResult:
         attempt=plan.attempt,
         started_at=state.started_at,
         finished_at=_now(),
-        error=state.error,
+        reward=None if final is None else final.reward,
+        subtasks=[] if final is None else final.subtasks,
+        verifier=final,
+        error=error,
         retries=plan.retries,
         agent_outcome=state.agent_outcome,
         timings=state.timings,
-        phases=state.phases,
+        phases=[] if loop is None else loop.phases,
+        reward_curve=[] if loop is None else loop.reward_curve,
+        usage=state.agent_outcome.usage,
+        agent_timeout_sec=plan.agent_timeout_sec,
+        continue_until_timeout=plan.settings.continue_until_timeout,
+        verifier_mode=plan.task.config.verifier.environment_mode,
+        feedback_mode=plan.settings.feedback_mode,
+        comparable=plan.settings.feedback_mode == "binary",
     )
 
 
@@ -181,11 +182,40 @@ def _record_error(state: _State, exc: BaseException) -> None:
     state.error = ErrorInfo(error_class=error_class, message=message, retryable=ERROR_POLICY[error_class].retry)
 
 
+async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
+    plan = state.plan
+    task = plan.task
+    try:
+        on_phase(plan.trial_name, "build")
+        state.image, _built = await _timed(
+            state,
+            "build",
+            ensure_task_image(task.name, task.environment_dir, timeout_sec=task.config.environment.build_timeout_sec),
+        )
+        on_phase(plan.trial_name, "start")
+        await _timed(state, "start", _start(state))
+        on_phase(plan.trial_name, "agent")
+        try:
+            await _run_agent(state)
+        except LhtbError as exc:
+            _record_error(state, exc)
+            if not ERROR_POLICY[exc.error_class].grade:
+                return _result(state)
+        on_phase(plan.trial_name, "verify")
+        return _result(state, await _final_verification(state))
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        _record_error(state, exc)
+        return _result(state)
+
+
 async def _teardown(state: _State, result: TrialResult) -> None:
     """Finish removing the trial's containers, then record how long that took in the result file."""
     started = time.monotonic()
     state.remove_later(state.agent_env)
-    state.remove_later(state.verifier_env)
+    if state.grader is not None:
+        state.removals.append(asyncio.ensure_future(state.grader.close()))
     outcomes = await asyncio.gather(*state.removals, return_exceptions=True)
     result.timings.teardown = round(time.monotonic() - started, 3)
     failures = [o for o in outcomes if isinstance(o, BaseException)]
@@ -207,7 +237,8 @@ async def run_trial(plan: TrialPlan, background: Background, on_phase: PhaseCall
     except BaseException:
         # Cancelled (Ctrl-C, SIGTERM): removal must still happen; the job drains the background.
         state.remove_later(state.agent_env)
-        state.remove_later(state.verifier_env)
+        if state.grader is not None:
+            background.spawn(state.grader.close())
         for removal in state.removals:
             background.spawn(_await(removal))
         raise
@@ -218,34 +249,6 @@ async def run_trial(plan: TrialPlan, background: Background, on_phase: PhaseCall
 
 async def _await(future: asyncio.Future[None]) -> None:
     await future
-
-
-async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
-    plan = state.plan
-    task = plan.task
-    try:
-        on_phase(plan.trial_name, "build")
-        state.image, _built = await _timed(
-            state,
-            "build",
-            ensure_task_image(task.name, task.environment_dir, timeout_sec=task.config.environment.build_timeout_sec),
-        )
-        on_phase(plan.trial_name, "start")
-        await _timed(state, "start", _start(state))
-        on_phase(plan.trial_name, "agent")
-        try:
-            await _run_agent(state, create_agent(plan.agent_spec))
-        except LhtbError as exc:
-            _record_error(state, exc)
-            if not ERROR_POLICY[exc.error_class].grade:
-                return _result(state)
-        on_phase(plan.trial_name, "verify")
-        return await _verify(state)
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:
-        _record_error(state, exc)
-        return _result(state)
 
 
 def write_trial_result(plan: TrialPlan, result: TrialResult) -> None:

@@ -1,28 +1,45 @@
 """Separate-mode verification: grade a copy of the agent's artifacts in a fresh container from the clean image.
 
-The agent container never receives ``tests/``; the verifier's output directory is a host directory mounted
-only into the verifier container; the verifier's interpreter and shell come from the clean image.
+The agent container never receives ``tests/``; the verifier container gets them root-only (mode 0700). The
+verifier writes into ``/logs/verifier`` inside its own container and the harness downloads that directory
+afterwards, so no verifier output is ever on a path the agent can see. The verifier's interpreter, shell and
+pytest come from the clean image (docs/long-horizon.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import io
 import posixpath
 import shlex
+import tarfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import lhtb
+from lhtb.environments.base import ExecResult
 from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.tarsafe import safe_extract
 from lhtb.errors import ErrorClass, LhtbError, VerifierError, VerifierTimeoutError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import ErrorInfo, VerifierOutcome
 from lhtb.tasks.loader import Task
 
+RunTests = Callable[[], Awaitable[ExecResult]]  # runs test.sh and leaves its output in phase_dir/output
 TESTS_MOUNT = "/tests"
-OUTPUT_MOUNT = "/logs/verifier"
+OUTPUT_DIR = "/logs/verifier"
 SDK_MOUNT = "/opt/lhtb/sdk"
+# Set for every verifier run: artifacts cannot change the interpreter's search path or write caches.
+TRUSTED_PYTHON_ENV = {
+    "PYTHONPATH": SDK_MOUNT,
+    "PYTHONNOUSERSITE": "1",
+    "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONSTARTUP": "",
+    "PYTEST_ADDOPTS": "-p no:cacheprovider",
+    "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+}
 
 
 @dataclass
@@ -51,16 +68,18 @@ def sdk_host_dir() -> Path:
     return Path(lhtb.__file__).resolve().parent
 
 
-def verifier_spec(task: Task, image: str, *, job: str, trial: str, output_dir: Path) -> ContainerSpec:
-    env_section = task.config.environment
-    env = {
-        **env_section.env,
+def verifier_env_vars(task: Task) -> dict[str, str]:
+    return {
+        **task.config.environment.env,
         **task.config.verifier.env,
-        "PYTHONPATH": SDK_MOUNT,
-        "LHTB_VERIFIER_OUTPUT_DIR": OUTPUT_MOUNT,
-        "PYTHONDONTWRITEBYTECODE": "1",
+        **TRUSTED_PYTHON_ENV,
+        "LHTB_VERIFIER_OUTPUT_DIR": OUTPUT_DIR,
     }
-    output_dir.mkdir(parents=True, exist_ok=True)
+
+
+def verifier_spec(task: Task, image: str, *, job: str, trial: str) -> ContainerSpec:
+    """A verifier container: generic for a trial, so it can be started ahead of time and used for any phase."""
+    env_section = task.config.environment
     return ContainerSpec(
         image=image,
         name=unique_name(trial, "verifier"),
@@ -72,50 +91,89 @@ def verifier_spec(task: Task, image: str, *, job: str, trial: str, output_dir: P
         cpus=env_section.cpus,
         memory_mb=env_section.memory_mb,
         pids_limit=env_section.pids_limit,
-        env=env,
-        mounts={
-            str(task.tests_dir): (TESTS_MOUNT, "ro"),
-            str(sdk_host_dir()): (f"{SDK_MOUNT}/lhtb", "ro"),
-            str(output_dir.resolve()): (OUTPUT_MOUNT, "rw"),
-        },
+        env=verifier_env_vars(task),
+        mounts={str(sdk_host_dir()): (f"{SDK_MOUNT}/lhtb", "ro")},
     )
 
 
+def tests_archive(task: Task) -> bytes:
+    """``tests/`` as a tar rooted at ``tests``, owned by root with the top directory mode 0700.
+
+    Verifiers run the agent's programs unprivileged; those programs must not read the hidden tests, so the
+    tests are copied in root-only rather than bind-mounted with the host's permissions.
+    """
+    out = io.BytesIO()
+
+    def owned_by_root(info: tarfile.TarInfo) -> tarfile.TarInfo:
+        info.uid = info.gid = 0
+        info.uname = info.gname = "root"
+        if info.name == TESTS_MOUNT.lstrip("/"):
+            info.mode = 0o700
+        return info
+
+    with tarfile.open(fileobj=out, mode="w") as archive:
+        archive.add(task.tests_dir, arcname=TESTS_MOUNT.lstrip("/"), filter=owned_by_root)
+    return out.getvalue()
+
+
+async def install_tests(verifier_env: DockerEnvironment, task: Task) -> None:
+    await verifier_env.upload_tar(tests_archive(task), "/", make_dest=False)
+
+
 async def install_artifacts(verifier_env: DockerEnvironment, snapshot: ArtifactSnapshot) -> None:
-    for path, data in snapshot.tars.items():
+    """Replace the clean image's copy of each artifact path with the agent's, and prepare the output dir."""
+    commands = [f"mkdir -p {OUTPUT_DIR} && chmod 777 {OUTPUT_DIR}"]
+    for path in snapshot.tars:
         parent = posixpath.dirname(path.rstrip("/")) or "/"
-        result = await verifier_env.exec(
-            f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(parent)}", timeout_sec=120
-        )
-        if result.exit_code != 0:
-            raise LhtbError(f"could not clear {path} in the verifier container: {result.stderr.strip()}")
+        commands.append(f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(parent)}")
+    result = await verifier_env.exec(" && ".join(commands), user="root", timeout_sec=120)
+    if result.exit_code != 0:
+        raise LhtbError(f"could not prepare the verifier container: {result.stderr.strip()[:500]}")
+    for path, data in snapshot.tars.items():
         if data is not None:
-            await verifier_env.upload_tar(data, parent)
+            parent = posixpath.dirname(path.rstrip("/")) or "/"
+            await verifier_env.upload_tar(data, parent, make_dest=False)
 
 
-async def run_verifier(
+async def collect_output(env: DockerEnvironment, output_path: str, phase_dir: Path) -> None:
+    """Download the verifier's output directory into ``phase_dir/output`` (safe extraction)."""
+    sanitized = await env.download_sanitized(output_path)
+    target = phase_dir / "output"
+    if sanitized is None:
+        target.mkdir(parents=True, exist_ok=True)
+        return
+    staging = phase_dir / ".output-download"
+    await asyncio.to_thread(safe_extract, sanitized.data, staging)
+    extracted = staging / posixpath.basename(output_path.rstrip("/"))
+    if extracted.is_dir():
+        extracted.rename(target)
+    else:
+        target.mkdir(parents=True, exist_ok=True)
+    await asyncio.to_thread(_remove_tree, staging)
+
+
+def _remove_tree(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+async def grade_outcome(
     task: Task,
-    verifier_env: DockerEnvironment,
-    snapshot: ArtifactSnapshot,
+    phase: str,
     phase_dir: Path,
-    *,
-    phase: str = "final",
+    run_tests: RunTests,
 ) -> VerifierOutcome:
-    """Install the artifacts, run tests/test.sh under the verifier timeout, and parse the reward it wrote."""
+    """Run ``run_tests`` and turn what it left in ``phase_dir/output`` into a VerifierOutcome."""
     from lhtb.verifier.reward import parse_reward_dir
 
     started = time.monotonic()
     timeout = task.config.verifier.timeout_sec
     outcome = VerifierOutcome(phase=phase)
     try:
-        await install_artifacts(verifier_env, snapshot)
-        result = await verifier_env.exec(
-            f"bash {TESTS_MOUNT}/test.sh", user=task.config.verifier.user, timeout_sec=timeout
-        )
+        result = await run_tests()
         write_text_atomic(phase_dir / "stdout.txt", result.stdout)
         write_text_atomic(phase_dir / "stderr.txt", result.stderr)
-        if snapshot.refused:
-            write_text_atomic(phase_dir / "refused-artifacts.txt", "\n".join(snapshot.refused) + "\n")
         outcome.exit_code = result.exit_code
         if result.timed_out:
             raise VerifierTimeoutError(f"tests/test.sh exceeded the verifier timeout of {timeout:.0f} s")
@@ -130,5 +188,31 @@ async def run_verifier(
     except LhtbError as exc:
         outcome.error = ErrorInfo(error_class=ErrorClass.HARNESS_ERROR, message=str(exc), retryable=True)
         outcome.reward = None
-    outcome.duration_sec = time.monotonic() - started
+    outcome.duration_sec = round(time.monotonic() - started, 3)
     return outcome
+
+
+async def run_verifier(
+    task: Task,
+    verifier_env: DockerEnvironment,
+    snapshot: ArtifactSnapshot,
+    phase_dir: Path,
+    *,
+    phase: str = "final",
+) -> VerifierOutcome:
+    """Separate mode: install the artifacts, run tests/test.sh under the verifier timeout, parse the reward."""
+    phase_dir.mkdir(parents=True, exist_ok=True)
+    if snapshot.refused:
+        write_text_atomic(phase_dir / "refused-artifacts.txt", "\n".join(snapshot.refused) + "\n")
+
+    async def run_tests() -> ExecResult:
+        await install_artifacts(verifier_env, snapshot)
+        result = await verifier_env.exec(
+            f"bash {TESTS_MOUNT}/test.sh",
+            user=task.config.verifier.user,
+            timeout_sec=task.config.verifier.timeout_sec,
+        )
+        await collect_output(verifier_env, OUTPUT_DIR, phase_dir)
+        return result
+
+    return await grade_outcome(task, phase, phase_dir, run_tests)

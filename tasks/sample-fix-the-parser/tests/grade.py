@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
-from agentrun import AgentRunner
-from lhtb.grading import Scorecard, stress
+from agentrun import AgentRunner, work_dir
 from logcases import make_log
 from reference import summarize_text
+
+from lhtb.grading import Scorecard, stress
 
 SEED = 61120
 CASES_PER_FAMILY = 8
@@ -29,18 +29,20 @@ HIDDEN_FAMILIES = {"clean": 2, "noisy": 2, "pipes": 2, "level_case": 2, "mixed":
 def same(actual: object, expected: object) -> bool:
     """Structural equality; numbers may differ by 1e-6 (an int and an equal float are the same)."""
     if isinstance(expected, dict):
-        return (isinstance(actual, dict) and actual.keys() == expected.keys()
-                and all(same(actual[key], expected[key]) for key in expected))
+        return (
+            isinstance(actual, dict)
+            and actual.keys() == expected.keys()
+            and all(same(actual[key], expected[key]) for key in expected)
+        )
     if isinstance(expected, (int, float)) and not isinstance(expected, bool):
-        return (isinstance(actual, (int, float)) and not isinstance(actual, bool)
-                and abs(actual - expected) <= 1e-6)
+        return isinstance(actual, (int, float)) and not isinstance(actual, bool) and abs(actual - expected) <= 1e-6
     return type(actual) is type(expected) and actual == expected
 
 
 class LogChecker:
     def __init__(self) -> None:
         self.runner = AgentRunner(APP_DIR, timeout_sec=5.0)
-        self.work_dir = Path(tempfile.mkdtemp(prefix="logparse-cases-"))
+        self.work_dir = work_dir("logparse-cases-")
 
     def check(self, case_name: str, text: str) -> tuple[bool, str]:
         """Run the CLI on ``text``; (passed, why not)."""

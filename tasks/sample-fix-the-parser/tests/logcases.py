@@ -10,8 +10,30 @@ from lhtb.grading import stress
 LEVELS = ("DEBUG", "INFO", "WARN", "ERROR")
 LEVEL_WEIGHTS = (0.15, 0.5, 0.2, 0.15)
 SERVICES = ("auth", "billing", "search", "cart", "gateway", "mailer", "inventory")
-WORDS = ("user", "login", "ok", "query", "cache", "miss", "retry", "upstream", "slow", "order", "paid",
-         "refund", "token", "expired", "queue", "drained", "sent", "batch", "42", "#7", "a=b", "done")
+WORDS = (
+    "user",
+    "login",
+    "ok",
+    "query",
+    "cache",
+    "miss",
+    "retry",
+    "upstream",
+    "slow",
+    "order",
+    "paid",
+    "refund",
+    "token",
+    "expired",
+    "queue",
+    "drained",
+    "sent",
+    "batch",
+    "42",
+    "#7",
+    "a=b",
+    "done",
+)
 FAMILIES = ("clean", "noisy", "pipes", "level_case", "mixed")
 
 
@@ -21,7 +43,7 @@ def _between(rng: random.Random, low: int, high: int) -> int:
 
 def _level(rng: random.Random) -> str:
     x = rng.random()
-    for level, weight in zip(LEVELS, LEVEL_WEIGHTS):
+    for level, weight in zip(LEVELS, LEVEL_WEIGHTS, strict=True):
         if x < weight:
             return level
         x -= weight
@@ -29,8 +51,10 @@ def _level(rng: random.Random) -> str:
 
 
 def _timestamp(rng: random.Random) -> str:
-    return (f"2024-{_between(rng, 1, 12):02d}-{_between(rng, 1, 28):02d}T"
-            f"{_between(rng, 0, 23):02d}:{_between(rng, 0, 59):02d}:{_between(rng, 0, 59):02d}")
+    return (
+        f"2024-{_between(rng, 1, 12):02d}-{_between(rng, 1, 28):02d}T"
+        f"{_between(rng, 0, 23):02d}:{_between(rng, 0, 59):02d}:{_between(rng, 0, 59):02d}"
+    )
 
 
 def _message(rng: random.Random, *, pipe: bool) -> str:
@@ -61,8 +85,7 @@ def _entry(rng: random.Random, *, pipe: bool = False, odd_case: bool = False) ->
 
 
 def _malformed(rng: random.Random) -> str:
-    fields = [_timestamp(rng), _level(rng), stress.pick(rng, SERVICES), str(_latency(rng)),
-              _message(rng, pipe=False)]
+    fields = [_timestamp(rng), _level(rng), stress.pick(rng, SERVICES), str(_latency(rng)), _message(rng, pipe=False)]
     kind = _between(rng, 0, 5)
     if kind == 0:
         fields[0] = fields[0].replace("T", " ")
@@ -80,8 +103,9 @@ def _malformed(rng: random.Random) -> str:
 
 
 def _noise(rng: random.Random) -> str:
-    return stress.pick(rng, ("", "   ", "# " + " ".join(stress.pick(rng, WORDS) for _ in range(3)),
-                             "  # indented comment", "#"))
+    return stress.pick(
+        rng, ("", "   ", "# " + " ".join(stress.pick(rng, WORDS) for _ in range(3)), "  # indented comment", "#")
+    )
 
 
 def make_log(rng: random.Random, family: str) -> str:

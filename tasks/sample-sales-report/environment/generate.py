@@ -18,7 +18,7 @@ PUBLIC_SEED = 41017
 COLUMNS = ("order_id", "date", "region", "amount", "currency")
 REGIONS = ("north", "south", "east", "west", "central")
 MISSING_MARKERS = ("", "NA", "N/A", "null", "-", "  ")
-NOTES = ("gift wrap, express", "repeat customer", "", "called twice; \"urgent\"", "b2b", "")
+NOTES = ("gift wrap, express", "repeat customer", "", 'called twice; "urgent"', "b2b", "")
 # Each knob turns on one kind of mess; the public set has all of them.
 KNOBS = ("layout", "formatting", "currency", "duplicates", "missing")
 

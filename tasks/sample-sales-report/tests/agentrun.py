@@ -1,22 +1,28 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
-"""Run the agent's program safely: sanitised environment, a time limit, bounded output, never an exception.
+"""Run the agent's program safely: as an unprivileged user, sanitised environment, time limit, bounded output.
 
-A crash or a timeout is a failed case, not a verifier error. After ``max_timeouts`` timeouts the remaining
-runs are failed without starting, so a program that hangs cannot push the verifier past its own timeout.
+A crash or a timeout is a failed case, never an exception. When the verifier runs as root the program runs as
+``nobody``, so it cannot write the verifier's output directory; after every run all of that user's processes
+are killed, including daemons that escaped the process group. After ``max_timeouts`` timeouts the remaining
+runs fail without starting, so a program that hangs cannot push the verifier past its own timeout.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
-# Nothing from the caller's environment (PYTHONPATH, PYTHONSTARTUP, LD_PRELOAD...) reaches the agent's code.
+SANDBOX_UID = SANDBOX_GID = 65534  # nobody / nogroup
+# Nothing from the verifier's environment (PYTHONPATH, PYTHONSTARTUP, LD_PRELOAD...) reaches the agent's code.
 CLEAN_ENV = {
     "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-    "HOME": "/root",
+    "HOME": "/tmp",
     "LANG": "C.UTF-8",
     "PYTHONHASHSEED": "0",
     "PYTHONDONTWRITEBYTECODE": "1",
@@ -31,6 +37,37 @@ class Run:
     note: str
 
 
+def sandboxed() -> bool:
+    return os.geteuid() == 0
+
+
+def work_dir(prefix: str) -> Path:
+    """A fresh directory the sandboxed program can read (its inputs go here)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path.chmod(0o755)
+    return path
+
+
+def writable_dir(path: Path) -> Path:
+    """Create ``path`` as a directory the sandboxed program may write into."""
+    path.mkdir(parents=True, exist_ok=True)
+    if sandboxed():
+        os.chown(path, SANDBOX_UID, SANDBOX_GID)
+    return path
+
+
+def read_regular_file(path: Path, limit: int = MAX_OUTPUT_BYTES) -> str | None:
+    """The text of a regular file written by the program (no symlinks, FIFOs or devices), or None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read(limit).decode("utf-8", errors="replace")
+
+
 class AgentRunner:
     def __init__(self, cwd: str, *, timeout_sec: float = 5.0, max_timeouts: int = 3) -> None:
         self.cwd = cwd
@@ -41,6 +78,7 @@ class AgentRunner:
     def run(self, argv: list[str]) -> Run:
         if self.timeouts >= self.max_timeouts:
             return Run(False, "", "not run: the program timed out too often")
+        drop = {"user": SANDBOX_UID, "group": SANDBOX_GID, "extra_groups": []} if sandboxed() else {}
         with tempfile.TemporaryFile() as stdout_file:
             try:
                 process = subprocess.Popen(
@@ -51,16 +89,17 @@ class AgentRunner:
                     stdout=stdout_file,
                     stderr=subprocess.DEVNULL,
                     start_new_session=True,
+                    **drop,
                 )
             except OSError as exc:
-                return Run(False, "", f"could not start: {exc}")
+                return Run(False, "", f"could not start: {exc.strerror or exc}")
             try:
-                status = process.wait(timeout=self.timeout_sec)
+                status: int | None = process.wait(timeout=self.timeout_sec)
             except subprocess.TimeoutExpired:
                 self.timeouts += 1
                 status = None
             finally:
-                _kill_group(process.pid)
+                _kill_leftovers(process.pid)
                 process.wait()
             if status is None:
                 return Run(False, "", f"timed out after {self.timeout_sec:g} s")
@@ -69,9 +108,20 @@ class AgentRunner:
         return Run(status == 0, stdout, f"exit status {status}")
 
 
-def _kill_group(pgid: int) -> None:
-    """Kill the program and anything it left running in the background."""
-    try:
+def _kill_leftovers(pgid: int) -> None:
+    """Kill the program's process group and, when sandboxed, every process of the sandbox user."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    if not sandboxed():
+        return
+    for _ in range(2):  # a second sweep catches a child forked while the first was under way
+        child = os.fork()
+        if child == 0:  # kill(-1) as the sandbox user reaches exactly that user's processes, not this one
+            try:
+                os.setgroups([])
+                os.setgid(SANDBOX_GID)
+                os.setuid(SANDBOX_UID)
+                os.kill(-1, signal.SIGKILL)
+            finally:
+                os._exit(0)
+        os.waitpid(child, 0)

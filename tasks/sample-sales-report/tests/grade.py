@@ -12,13 +12,12 @@ import json
 import math
 import random
 import sys
-import tempfile
-from pathlib import Path
 
-from agentrun import AgentRunner
+from agentrun import AgentRunner, read_regular_file, work_dir, writable_dir
 from generate import KNOBS, PUBLIC_SEED, make_dataset, write_dataset
-from lhtb.grading import Scorecard, stress
 from reference import summarize_dir
+
+from lhtb.grading import Scorecard, stress
 
 SEED = 90210
 SETS_PER_FAMILY = 3
@@ -62,8 +61,11 @@ def counts_right(actual: dict | None, expected: dict) -> bool:
 
 
 def exact(actual: dict | None, expected: dict) -> bool:
-    return (counts_right(actual, expected) and close(actual.get("total_usd"), expected["total_usd"])
-            and all(all(breakdown_cases(actual, expected, key)) for key in ("by_region", "by_month")))
+    return (
+        counts_right(actual, expected)
+        and close(actual.get("total_usd"), expected["total_usd"])
+        and all(all(breakdown_cases(actual, expected, key)) for key in ("by_region", "by_month"))
+    )
 
 
 def total_error(actual: dict | None, expected: dict) -> float:
@@ -76,21 +78,20 @@ def total_error(actual: dict | None, expected: dict) -> float:
 
 class ReportRunner:
     def __init__(self) -> None:
-        self.runner = AgentRunner(APP_DIR, timeout_sec=10.0)
-        self.work_dir = Path(tempfile.mkdtemp(prefix="sales-sets-"))
+        self.runner = AgentRunner(APP_DIR, timeout_sec=5.0)
+        self.work_dir = work_dir("sales-sets-")
 
     def run(self, set_name: str, files: dict[str, str]) -> tuple[dict | None, dict]:
         """(the agent's summary or None, the expected summary) for one data set."""
         csv_dir = self.work_dir / set_name
         write_dataset(csv_dir, files)
-        output = self.work_dir / f"{set_name}-summary.json"
+        output = writable_dir(self.work_dir / f"{set_name}-out") / "summary.json"
         expected = summarize_dir(csv_dir)
         run = self.runner.run([sys.executable, REPORT, str(csv_dir), str(output)])
-        if not run.ok or not output.is_file():
-            return None, expected
+        text = read_regular_file(output) if run.ok else None
         try:
-            actual = json.loads(output.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
+            actual = json.loads(text) if text is not None else None
+        except ValueError:
             return None, expected
         return (actual if isinstance(actual, dict) else None), expected
 
@@ -99,8 +100,13 @@ def main() -> None:
     card = Scorecard()
     runner = ReportRunner()
     public_actual, public_expected = runner.run("public", make_dataset(random.Random(PUBLIC_SEED), frozenset(KNOBS)))
-    card.binary("public_data", 1, exact(public_actual, public_expected), visibility="public",
-                detail="report of the /app/data set is fully right")
+    card.binary(
+        "public_data",
+        1,
+        exact(public_actual, public_expected),
+        visibility="public",
+        detail="report of the /app/data set is fully right",
+    )
 
     results = []
     for family, knobs in FAMILIES.items():
@@ -108,17 +114,34 @@ def main() -> None:
             files = make_dataset(stress.rng(SEED, family, index), knobs)
             results.append(runner.run(f"{family}-{index}", files))
 
-    card.fraction("hidden_exact", 3, [exact(a, e) for a, e in results],
-                  detail="hidden sets whose summary is fully right")
+    card.fraction(
+        "hidden_exact", 3, [exact(a, e) for a, e in results], detail="hidden sets whose summary is fully right"
+    )
     errors = [total_error(a, e) for a, e in results]
-    card.continuous("hidden_total_usd", 2, math.fsum(errors) / len(errors), target=0.0, tolerance=0.0005,
-                    bound=0.5, detail="mean relative error of total_usd")
-    card.fraction("hidden_by_region", 2, [c for a, e in results for c in breakdown_cases(a, e, "by_region")],
-                  detail="region totals right")
-    card.fraction("hidden_by_month", 2, [c for a, e in results for c in breakdown_cases(a, e, "by_month")],
-                  detail="month totals right")
-    card.fraction("hidden_order_counts", 2, [counts_right(a, e) for a, e in results],
-                  detail="orders and skipped both right")
+    card.continuous(
+        "hidden_total_usd",
+        2,
+        math.fsum(errors) / len(errors),
+        target=0.0,
+        tolerance=0.0005,
+        bound=0.5,
+        detail="mean relative error of total_usd",
+    )
+    card.fraction(
+        "hidden_by_region",
+        2,
+        [c for a, e in results for c in breakdown_cases(a, e, "by_region")],
+        detail="region totals right",
+    )
+    card.fraction(
+        "hidden_by_month",
+        2,
+        [c for a, e in results for c in breakdown_cases(a, e, "by_month")],
+        detail="month totals right",
+    )
+    card.fraction(
+        "hidden_order_counts", 2, [counts_right(a, e) for a, e in results], detail="orders and skipped both right"
+    )
     card.write()
 
 

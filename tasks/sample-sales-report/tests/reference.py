@@ -36,7 +36,7 @@ def read_rows(csv_dir: Path) -> list[dict[str, str]]:
         with path.open(encoding="utf-8", newline="") as handle:
             reader = csv.reader(handle)
             header = [name.strip().lower() for name in next(reader, [])]
-            rows.extend(dict(zip(header, values)) for values in reader if any(v.strip() for v in values))
+            rows.extend(dict(zip(header, values, strict=False)) for values in reader if any(v.strip() for v in values))
     return rows
 
 

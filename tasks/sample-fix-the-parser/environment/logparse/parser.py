@@ -71,9 +71,7 @@ def summarize(entries: list[Entry], malformed: int) -> dict:
         "by_level": by_level,
         "by_service": dict(sorted(by_service.items())),
         "latency_ms": (
-            {"min": min(latencies), "max": max(latencies), "mean": round(sum(latencies) / count, 2)}
-            if count
-            else None
+            {"min": min(latencies), "max": max(latencies), "mean": round(sum(latencies) / count, 2)} if count else None
         ),
         "first": min(timestamps) if count else None,
         "last": max(timestamps) if count else None,

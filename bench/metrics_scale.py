@@ -1,0 +1,205 @@
+"""Time ``lhtb report`` on 100,000 synthetic trial results written to disk as real job directories.
+
+Generates N trial results (agents x tasks x attempts, with errors, phases, checkpoints, usage and unknown
+prices mixed in), writes them as ``result.json`` files under two jobs (one with a non-default timeout, so it
+is flagged), then times, per repeat: loading every file with full pydantic validation, computing the report,
+and rendering each format. Target: load + compute + render(table) under 3 s.
+
+    .venv/bin/python bench/metrics_scale.py --trials 100000 --repeats 3
+
+A benchmark, not a test: exit code 0 whatever the timing, non-zero only when something crashed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import zlib
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from lhtb.errors import ErrorClass
+from lhtb.jobs.layout import trial_name
+from lhtb.metrics.models import MetricSettings
+from lhtb.report.leaderboard import build_report
+from lhtb.report.loading import load_jobs
+from lhtb.report.render import FORMATS, render
+from lhtb.results.models import (
+    AgentOutcome,
+    AgentSpec,
+    CheckpointRecord,
+    ErrorInfo,
+    JobConfig,
+    PhaseRecord,
+    PhaseTimings,
+    Subtask,
+    TrialResult,
+    Usage,
+)
+
+TARGET_SEC = 3.0
+AGENTS = [AgentSpec(name="terminus", model=m) for m in ("model-a", "model-b", "model-c", "model-d")] + [
+    AgentSpec(name="claude-code", model="model-e"),
+    AgentSpec(name="codex", model="model-f"),
+    AgentSpec(name="oracle"),
+    AgentSpec(name="nop"),
+]
+CATEGORIES = ["software-engineering", "data", "games-puzzles", "security", "scientific", "sysadmin"]
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def synthetic_trial(rng: random.Random, job: str, agent: AgentSpec, skill: float, task: str, attempt: int) -> TrialResult:
+    """One plausible trial: reward from agent skill and noise, 1-3 phases, checkpoints, usage, some errors."""
+    roll = rng.random()
+    timeout = 1800.0
+    error = None
+    if roll < 0.02:
+        error = ErrorInfo(error_class=ErrorClass.ENVIRONMENT_START, message="synthetic start failure")
+    elif roll < 0.03:
+        error = ErrorInfo(error_class=ErrorClass.VERIFIER_ERROR, message="synthetic verifier crash")
+    reward = None if error else min(1.0, max(0.0, rng.gauss(skill, 0.3)))
+    agent_sec = rng.uniform(60, timeout)
+    stop = "timeout" if agent_sec > 0.95 * timeout else "completed"
+    n_phases = rng.randint(1, 3)
+    phases = [
+        PhaseRecord(
+            index=i,
+            started_at=T0,
+            finished_at=T0 + timedelta(seconds=agent_sec / n_phases),
+            stop_reason=stop if i == n_phases - 1 else "completed",
+            reward=None if reward is None else reward * (i + 1) / n_phases,
+            agent_sec=agent_sec / n_phases,
+        )
+        for i in range(n_phases)
+    ]
+    curve = [
+        CheckpointRecord(agent_sec=s, reward=None if reward is None else reward * s / agent_sec)
+        for s in range(300, int(agent_sec), 300)
+    ]
+    priced = agent.model != "model-f"  # one model with an unknown price: its cost must stay unknown
+    usage = Usage(
+        input_tokens=rng.randint(10_000, 400_000),
+        cached_input_tokens=rng.randint(0, 200_000),
+        output_tokens=rng.randint(1_000, 40_000),
+        cost_usd=round(rng.uniform(0.05, 3.0), 4) if priced else None,
+        episodes=rng.randint(5, 120),
+    )
+    subtasks = [Subtask(name=f"check-{i}", weight=1.0, score=reward or 0.0, detail="synthetic") for i in range(4)]
+    return TrialResult(
+        trial_name=trial_name(task, agent, attempt),
+        job_name=job,
+        task_name=task,
+        category=CATEGORIES[zlib.crc32(task.encode()) % len(CATEGORIES)],
+        agent=agent,
+        attempt=attempt,
+        started_at=T0,
+        finished_at=T0 + timedelta(seconds=agent_sec + 30),
+        reward=reward,
+        subtasks=subtasks if reward is not None else [],
+        error=error,
+        agent_outcome=AgentOutcome(stop_reason=stop, usage=usage),
+        timings=PhaseTimings(build=1.0, start=0.5, agent_setup=0.2, agent=agent_sec, verifier=4.0, teardown=0.1),
+        phases=phases,
+        reward_curve=curve,
+        usage=usage,
+        agent_timeout_sec=timeout,
+        continue_until_timeout=n_phases > 1,
+    )
+
+
+def write_job(root: Path, name: str, agents: list[AgentSpec], tasks: int, attempts: int, multiplier: float) -> int:
+    """A job directory with config.json and one result.json per trial; returns the number of trials."""
+    rng = random.Random(f"{name}-{tasks}-{attempts}")
+    task_names = [f"task-{i:04d}" for i in range(tasks)]
+    config = JobConfig(
+        job_name=name,
+        created_at=T0,
+        dataset_path="synthetic",
+        task_names=task_names,
+        agents=agents,
+        attempts=attempts,
+        concurrency=8,
+        max_retries=0,
+        agent_timeout_multiplier=multiplier,
+        lhtb_version="bench",
+    )
+    job_dir = root / name
+    (job_dir / "trials").mkdir(parents=True, exist_ok=True)
+    (job_dir / "config.json").write_text(config.model_dump_json(by_alias=True, indent=2))
+    count = 0
+    for index, agent in enumerate(agents):
+        skill = 1.0 if agent.name == "oracle" else 0.0 if agent.name == "nop" else 0.35 + 0.08 * index
+        for task in task_names:
+            difficulty = (zlib.crc32(task.encode()) % 100) / 250
+            for attempt in range(1, attempts + 1):
+                result = synthetic_trial(rng, name, agent, skill - difficulty, task, attempt)
+                trial_dir = job_dir / "trials" / result.trial_name
+                trial_dir.mkdir(exist_ok=True)
+                (trial_dir / "result.json").write_text(result.model_dump_json(by_alias=True, indent=2))
+                count += 1
+    return count
+
+
+def generate(root: Path, trials: int, attempts: int) -> list[Path]:
+    """90 % of the trials in a default job with every agent, 10 % in a flagged job (timeouts x2)."""
+    main_tasks = max(1, round(0.9 * trials / (len(AGENTS) * attempts)))
+    flagged_tasks = max(1, round(0.1 * trials / (2 * attempts)))
+    started = time.perf_counter()
+    n = write_job(root, "main", AGENTS, main_tasks, attempts, 1.0)
+    n += write_job(root, "long-timeouts", AGENTS[:2], flagged_tasks, attempts, 2.0)
+    print(f"wrote {n} trial results under {root} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return [root / "main", root / "long-timeouts"]
+
+
+def time_once(job_dirs: list[Path], workers: int | None) -> dict[str, float]:
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    loaded = load_jobs(job_dirs, workers=workers)
+    timings["load (read + validate + project)"] = time.perf_counter() - started
+    mark = time.perf_counter()
+    settings = MetricSettings(ks=(1, max(row.attempt for row in loaded.rows)))
+    report = build_report(loaded, settings)
+    timings["compute report"] = time.perf_counter() - mark
+    for fmt in FORMATS:
+        mark = time.perf_counter()
+        render(report, fmt)
+        timings[f"render {fmt}"] = time.perf_counter() - mark
+    timings["TOTAL load + compute + table"] = sum(
+        timings[k] for k in ("load (read + validate + project)", "compute report", "render table")
+    )
+    timings["_n_rows"] = len(loaded.rows)
+    return timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--trials", type=int, default=100_000)
+    parser.add_argument("--attempts", type=int, default=25)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=None, help="loader processes (default: CPU count)")
+    parser.add_argument("--dir", type=Path, default=None, help="reuse or keep the generated jobs here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="lhtb-metrics-scale-") as tmp:
+        root = args.dir or Path(tmp)
+        job_dirs = [root / "main", root / "long-timeouts"]
+        if not (root / "main" / "config.json").is_file():
+            job_dirs = generate(root, args.trials, args.attempts)
+        runs = [time_once(job_dirs, args.workers) for _ in range(args.repeats)]
+    print(f"{int(runs[0]['_n_rows'])} trials, {os.cpu_count()} CPUs, workers={args.workers or os.cpu_count()}")
+    print(f"| step | median (s) | min (s) | max (s) |\n|---|---|---|---|")
+    for key in runs[0]:
+        if key.startswith("_"):
+            continue
+        values = [run[key] for run in runs]
+        print(f"| {key} | {statistics.median(values):.3f} | {min(values):.3f} | {max(values):.3f} |")
+    total = statistics.median(run["TOTAL load + compute + table"] for run in runs)
+    print(f"target < {TARGET_SEC} s: {'PASS' if total < TARGET_SEC else 'MISS'} ({total:.2f} s median)")
+
+
+if __name__ == "__main__":
+    main()

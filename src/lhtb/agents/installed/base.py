@@ -1,0 +1,96 @@
+"""Installed agents: a CLI agent installed into the task container at setup and run with the instruction.
+
+A recipe says how to install (skipped when the CLI is already in the image), how to run with the
+instruction, which environment it needs (keys, model, base URL) and how to read its token usage from output.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shlex
+import tarfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from lhtb.agents.base import AgentContext
+from lhtb.errors import AgentSetupError
+from lhtb.fs import write_text_atomic
+from lhtb.results.models import AgentOutcome, AgentSpec, Usage
+
+AGENT_DIR = "/tmp/lhtb-agent"  # instruction file and the CLI's own logs, inside the container
+INSTRUCTION_FILE = f"{AGENT_DIR}/instruction.md"
+INSTALL_TIMEOUT_SEC = 900.0
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    binary: str  # install is skipped when this command already exists in the image
+    install: str  # bash, run as the container's default user (root in our images)
+    run: str  # bash template: {instruction} (a shell-quoted $(cat FILE)), {model} (shell-quoted)
+    model_env: Callable[[str | None, str | None], dict[str, str]]  # (model, api_base) -> env for the CLI
+    passthrough_env: tuple[str, ...] = ()  # host variables copied into the run (API keys)
+    parse_usage: Callable[[str], Usage] = lambda _stdout: Usage()
+    notes: str = ""
+    default_model: str | None = None
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+
+def _single_file_tar(name: str, text: str) -> bytes:
+    data = text.encode()
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        info = tarfile.TarInfo(name)
+        info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
+        archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+class InstalledAgent:
+    """Runs one recipe. Not resumable: continue-until-timeout restarts it with the instruction + message."""
+
+    def __init__(self, recipe: Recipe, spec: AgentSpec) -> None:
+        self.recipe = recipe
+        self.name = recipe.name
+        self.model = spec.model or recipe.default_model
+        self.api_base = spec.kwargs.get("api_base")
+        self.usage_so_far = Usage()
+
+    async def setup(self, context: AgentContext) -> None:
+        binary = shlex.quote(self.recipe.binary)
+        script = f"mkdir -p {AGENT_DIR}\ncommand -v {binary} >/dev/null 2>&1 && exit 0\n{self.recipe.install}"
+        result = await context.environment.exec(script, timeout_sec=INSTALL_TIMEOUT_SEC)
+        write_text_atomic(context.logs_dir / "install.log", result.stdout + result.stderr)
+        if result.exit_code != 0:
+            raise AgentSetupError(
+                f"{self.name}: install failed (exit {result.exit_code}); the container may have no network "
+                f"(task network_mode/allow_internet) - preinstall {self.recipe.binary} in the image. "
+                f"Last output: {(result.stdout + result.stderr).strip()[-400:]}"
+            )
+
+    def run_env(self) -> dict[str, str]:
+        env = dict(self.recipe.extra_env)
+        env |= {key: os.environ[key] for key in self.recipe.passthrough_env if key in os.environ}
+        env |= self.recipe.model_env(self.model, self.api_base)
+        return env
+
+    def command(self) -> str:
+        return self.recipe.run.format(
+            instruction=f'"$(cat {INSTRUCTION_FILE})"', model=shlex.quote(self.model or ""), agent_dir=AGENT_DIR
+        )
+
+    async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
+        await context.environment.upload_tar(_single_file_tar("instruction.md", instruction), AGENT_DIR)
+        result = await context.environment.exec(self.command(), env=self.run_env(), timeout_sec=context.timeout_sec)
+        write_text_atomic(context.logs_dir / "stdout.txt", result.stdout)
+        write_text_atomic(context.logs_dir / "stderr.txt", result.stderr)
+        self.usage_so_far = self.recipe.parse_usage(result.stdout)
+        usage = self.usage_so_far
+        if result.timed_out:
+            return AgentOutcome(stop_reason="timeout", usage=usage, message=f"{self.name} hit the agent timeout")
+        if result.exit_code != 0:
+            message = f"{self.name} exited {result.exit_code}: {result.stderr.strip()[-300:]}"
+            return AgentOutcome(stop_reason="error", exit_code=result.exit_code, usage=usage, message=message)
+        return AgentOutcome(stop_reason="completed", exit_code=0, usage=usage)

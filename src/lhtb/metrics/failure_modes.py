@@ -1,0 +1,88 @@
+"""Classify every trial into exactly one outcome, so a leaderboard says *how* agents fail, not only how often.
+
+The rules are checked in the order of ``FailureMode``; the first that matches wins. Thresholds are constants
+here and are printed with every report.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from lhtb.errors import ErrorClass
+from lhtb.metrics.rows import TrialRow
+
+NEAR_MISS_FLOOR = 0.75  # a reward in [NEAR_MISS_FLOOR, threshold) is a near miss
+EARLY_EXIT_FRACTION = 0.5  # stopping before this share of the agent timeout is "well before its time"
+_VERIFIER_ERRORS = frozenset({ErrorClass.VERIFIER_ERROR.value, ErrorClass.VERIFIER_TIMEOUT.value})
+_AGENT_ERROR = ErrorClass.AGENT_ERROR.value
+
+
+class FailureMode(StrEnum):
+    INFRASTRUCTURE_ERROR = "infrastructure_error"
+    VERIFIER_ERROR = "verifier_error"
+    SOLVED = "solved"
+    TIMEOUT_WORKING = "timeout_working"
+    AGENT_ERROR = "agent_error"
+    FALSE_FINISH = "false_finish"
+    EARLY_EXIT = "early_exit"
+    FINISHED_LOW = "finished_low"
+    OTHER = "other"
+
+
+MODE_DEFINITIONS: dict[FailureMode, str] = {
+    FailureMode.INFRASTRUCTURE_ERROR: "harness or infrastructure error; excluded from denominators, not the agent's 0",
+    FailureMode.VERIFIER_ERROR: "the verifier crashed or timed out on the agent's work; counts as reward 0",
+    FailureMode.SOLVED: "reward >= threshold",
+    FailureMode.TIMEOUT_WORKING: "still running when its time ran out (stopped by the timeout), reward < threshold",
+    FailureMode.AGENT_ERROR: "the agent crashed or reported an error, reward < threshold",
+    FailureMode.FALSE_FINISH: (
+        f"declared done and stopped with {NEAR_MISS_FLOOR} <= reward < threshold "
+        "(continue-until-timeout off, or no time left to resume)"
+    ),
+    FailureMode.EARLY_EXIT: (
+        f"declared done with reward < {NEAR_MISS_FLOOR} after less than {EARLY_EXIT_FRACTION:.0%} of its time"
+    ),
+    FailureMode.FINISHED_LOW: (
+        f"declared done with reward < {NEAR_MISS_FLOOR} after at least {EARLY_EXIT_FRACTION:.0%} of its time, "
+        "or with an unknown time limit"
+    ),
+    FailureMode.OTHER: "scored, but the agent never ran or was cancelled without an error class",
+}
+
+
+def classify(row: TrialRow, threshold: float) -> str:
+    """The one failure mode (a ``FailureMode`` value) of a trial at pass threshold ``threshold``."""
+    reward, error_class, stop_reason = row.reward, row.error_class, row.stop_reason
+    if reward is None:
+        return _INFRASTRUCTURE_ERROR
+    if error_class in _VERIFIER_ERRORS:
+        return _VERIFIER_ERROR
+    if reward >= threshold:
+        return _SOLVED
+    if stop_reason == "timeout":
+        return _TIMEOUT_WORKING
+    if stop_reason == "error" or error_class == _AGENT_ERROR:
+        return _AGENT_ERROR_MODE
+    if stop_reason != "completed":
+        return _OTHER
+    if reward >= NEAR_MISS_FLOOR:
+        return _FALSE_FINISH
+    if row.timeout_sec and row.agent_sec is not None and row.agent_sec < EARLY_EXIT_FRACTION * row.timeout_sec:
+        return _EARLY_EXIT
+    return _FINISHED_LOW
+
+
+# Plain strings: classify runs on every trial, and enum attribute access is slow at 100,000 trials.
+_INFRASTRUCTURE_ERROR = FailureMode.INFRASTRUCTURE_ERROR.value
+_VERIFIER_ERROR = FailureMode.VERIFIER_ERROR.value
+_SOLVED = FailureMode.SOLVED.value
+_TIMEOUT_WORKING = FailureMode.TIMEOUT_WORKING.value
+_AGENT_ERROR_MODE = FailureMode.AGENT_ERROR.value
+_OTHER = FailureMode.OTHER.value
+_FALSE_FINISH = FailureMode.FALSE_FINISH.value
+_EARLY_EXIT = FailureMode.EARLY_EXIT.value
+_FINISHED_LOW = FailureMode.FINISHED_LOW.value
+
+
+def is_near_miss(reward: float | None, threshold: float) -> bool:
+    return reward is not None and NEAR_MISS_FLOOR <= reward < threshold

@@ -1,0 +1,170 @@
+"""What the human-readable formats show: sections of columns, shared by the table, Markdown and HTML renderers.
+
+Keeping the column definitions in one place means the three formats cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lhtb.metrics.failure_modes import FailureMode
+from lhtb.metrics.models import GroupMetrics, threshold_key
+from lhtb.report.models import Report
+
+DASH = "—"
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    cell: Callable[[GroupMetrics], str]
+    numeric: bool = True
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    columns: list[Column]
+    rows: list[GroupMetrics]
+    caption: str = ""
+
+
+def pct(value: float | None) -> str:
+    return DASH if value is None else f"{100 * value:.1f}%"
+
+
+def num(value: float | None, digits: int = 3) -> str:
+    return DASH if value is None else f"{value:.{digits}f}"
+
+
+def count(value: float | None) -> str:
+    return DASH if value is None else f"{value:,.0f}"
+
+
+def usd(value: float | None) -> str:
+    return DASH if value is None else f"${value:.4f}"
+
+
+def rank(value: float | None) -> str:
+    return DASH if value is None else f"{value:g}"
+
+
+def _ci(group: GroupMetrics) -> str:
+    if group.ci_low is None or group.ci_high is None:
+        return DASH
+    return f"[{group.ci_low:.3f}, {group.ci_high:.3f}]"
+
+
+def _errors(group: GroupMetrics) -> str:
+    return ", ".join(f"{name}={n}" for name, n in group.errors_by_class.items()) or DASH
+
+
+def _agent() -> Column:
+    return Column("agent", lambda g: g.display_name, numeric=False)
+
+
+def leaderboard_columns(report: Report) -> list[Column]:
+    settings = report.settings
+    confidence = f"{100 * settings.confidence:g}% CI"
+    columns = [
+        Column("rank (mean)", lambda g: rank(g.rank_by_mean)),
+        Column(f"rank (solve ≥{settings.threshold:g})", lambda g: rank(g.rank_by_solve_rate)),
+        _agent(),
+        Column("trials", lambda g: str(g.n_trials)),
+        Column("scored", lambda g: str(g.n_scored)),
+        Column("excluded", lambda g: str(g.n_excluded)),
+        Column("mean reward", lambda g: num(g.mean_reward)),
+        Column(confidence, _ci),
+    ]
+    for t in settings.thresholds:
+        key = threshold_key(t)
+        columns.append(Column(f"pass@1 ≥{key}", lambda g, key=key: pct(g.pass_rates.get(key))))
+    for k in settings.ks:
+        if k > 1:
+            columns.append(Column(f"pass@{k}", lambda g, k=k: pct(g.pass_at_k.get(str(k)))))
+    columns.append(Column(f"near miss [0.75, {settings.threshold:g})", lambda g: str(g.near_misses)))
+    columns.append(Column("errors", _errors, numeric=False))
+    return columns
+
+
+def effort_columns() -> list[Column]:
+    return [
+        _agent(),
+        Column("input tok", lambda g: count(g.mean_input_tokens)),
+        Column("cached tok", lambda g: count(g.mean_cached_input_tokens)),
+        Column("output tok", lambda g: count(g.mean_output_tokens)),
+        Column("episodes", lambda g: num(g.mean_episodes, 1)),
+        Column("agent min", lambda g: num(g.mean_agent_minutes, 2)),
+        Column("$ / task", lambda g: usd(g.cost_per_task)),
+        Column("$ / solved", lambda g: usd(g.cost_per_solved)),
+        Column("unpriced", lambda g: str(g.cost_unknown_trials)),
+    ]
+
+
+def failure_columns() -> list[Column]:
+    columns = [_agent()]
+    for mode in FailureMode:
+        columns.append(Column(mode.value.replace("_", " "), lambda g, m=mode.value: str(g.failure_modes.get(m, 0))))
+    return columns
+
+
+def category_columns(report: Report) -> list[Column]:
+    threshold = report.settings.threshold
+    return [
+        Column("rank (mean)", lambda g: rank(g.rank_by_mean)),
+        _agent(),
+        Column("tasks", lambda g: str(g.n_tasks)),
+        Column("scored", lambda g: str(g.n_scored)),
+        Column("excluded", lambda g: str(g.n_excluded)),
+        Column("mean reward", lambda g: num(g.mean_reward)),
+        Column(f"{100 * report.settings.confidence:g}% CI", _ci),
+        Column(f"pass@1 ≥{threshold:g}", lambda g: pct(g.solve_rate)),
+        Column("near miss", lambda g: str(g.near_misses)),
+    ]
+
+
+def spearman_caption(report: Report) -> str:
+    n = sum(1 for g in report.leaderboard if g.rank_by_mean is not None)
+    rho = DASH if report.spearman_rho is None else f"{report.spearman_rho:.3f}"
+    return f"Spearman ρ between the two rankings: {rho} over {n} ranked agent(s)"
+
+
+def sections(report: Report) -> list[Section]:
+    """The report's tables in display order."""
+    out = [
+        Section("Leaderboard", leaderboard_columns(report), report.leaderboard, spearman_caption(report)),
+        Section("Cost and effort per task (means over scored trials)", effort_columns(), report.leaderboard),
+        Section("Failure modes (trials)", failure_columns(), report.leaderboard),
+    ]
+    if report.flagged:
+        out.append(
+            Section(
+                "Flagged: diagnostic feedback or non-default timeouts (not ranked; --include-flagged ranks them)",
+                leaderboard_columns(report),
+                report.flagged,
+            )
+        )
+    categories = sorted({g.category for g in report.categories})
+    for category in categories:
+        rows = [g for g in report.categories if g.category == category]
+        out.append(Section(f"Category: {category}", category_columns(report), rows))
+    return out
+
+
+def notes(report: Report) -> list[str]:
+    """Rules and settings a reader needs to interpret the numbers; printed under every human format."""
+    settings = report.settings
+    lines = [
+        f"Denominator: {report.denominator_rule}",
+        f"Solved means reward ≥ {settings.threshold:g}; pass@1 is reported at {', '.join(map(str, settings.thresholds))}.",
+        f"Mean-reward CI: percentile bootstrap over tasks, {settings.resamples} resamples, seed {settings.seed}.",
+        "pass@k: unbiased estimator 1 − C(n−c, k)/C(n, k) per task, averaged over tasks with ≥ k scored attempts.",
+        "Ranks: 1 = best; ties share the average rank.",
+    ]
+    lines += [f"Failure mode {name}: {text}" for name, text in report.failure_mode_definitions.items()]
+    for job in report.jobs:
+        flags = f" flags: {', '.join(job.flags)}" if job.flags else ""
+        lines.append(f"Job {job.job_name} ({job.path}): {job.n_results} results, {job.n_unfinished} unfinished.{flags}")
+    lines += [f"UNREADABLE (left out): {problem}" for problem in report.problems]
+    return lines

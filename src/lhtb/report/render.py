@@ -1,0 +1,150 @@
+"""Render a Report as a terminal table, Markdown, HTML, CSV or JSON; all output is deterministic text."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from typing import Literal
+
+from lhtb.metrics.failure_modes import FailureMode
+from lhtb.metrics.models import GroupMetrics
+from lhtb.report.columns import Section, notes, sections
+from lhtb.report.models import Report
+
+Format = Literal["table", "md", "html", "csv", "json"]
+FORMATS: tuple[Format, ...] = ("table", "md", "html", "csv", "json")
+TITLE = "lhtb report"
+
+
+def render(report: Report, fmt: Format, *, width: int = 160) -> str:
+    if fmt == "table":
+        return render_table(report, width=width)
+    if fmt == "md":
+        return render_markdown(report)
+    if fmt == "html":
+        return render_html(report)
+    if fmt == "csv":
+        return render_csv(report)
+    if fmt == "json":
+        return report.model_dump_json(indent=2, by_alias=True) + "\n"
+    raise ValueError(f"unknown report format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def render_table(report: Report, *, width: int = 160) -> str:
+    from rich.console import Console
+    from rich.table import Table
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
+    console.print(f"{TITLE}: {', '.join(job.job_name for job in report.jobs)}")
+    for section in sections(report):
+        table = Table(title=section.title, caption=section.caption or None)
+        for column in section.columns:
+            table.add_column(column.header, justify="right" if column.numeric else "left", overflow="fold")
+        for group in section.rows:
+            table.add_row(*(column.cell(group) for column in section.columns))
+        console.print(table)
+    for line in notes(report):
+        console.print(line, highlight=False, markup=False)
+    return buffer.getvalue()
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _md_section(section: Section) -> list[str]:
+    lines = [f"## {section.title}", ""]
+    lines.append("| " + " | ".join(_md_cell(c.header) for c in section.columns) + " |")
+    lines.append("|" + "|".join("---:" if c.numeric else ":---" for c in section.columns) + "|")
+    for group in section.rows:
+        lines.append("| " + " | ".join(_md_cell(c.cell(group)) for c in section.columns) + " |")
+    if section.caption:
+        lines += ["", section.caption]
+    return [*lines, ""]
+
+
+def render_markdown(report: Report) -> str:
+    lines = [f"# {TITLE}: {', '.join(job.job_name for job in report.jobs)}", ""]
+    for section in sections(report):
+        lines += _md_section(section)
+    lines += ["## Notes", ""] + [f"- {_md_cell(line)}" for line in notes(report)]
+    return "\n".join(lines) + "\n"
+
+
+_CSS = (
+    "body{font-family:system-ui,sans-serif;margin:2em;color:#222}"
+    "table{border-collapse:collapse;margin:0.5em 0 1.5em}"
+    "th,td{border:1px solid #ccc;padding:3px 8px}th{background:#f3f3f3}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}caption{caption-side:bottom;text-align:left;color:#555}"
+)
+
+
+def _html_section(section: Section) -> list[str]:
+    out = [f"<h2>{html.escape(section.title)}</h2>", "<table>"]
+    if section.caption:
+        out.append(f"<caption>{html.escape(section.caption)}</caption>")
+    out.append("<tr>" + "".join(f"<th>{html.escape(c.header)}</th>" for c in section.columns) + "</tr>")
+    for group in section.rows:
+        cells = "".join(
+            f'<td class="{"n" if c.numeric else "t"}">{html.escape(c.cell(group))}</td>' for c in section.columns
+        )
+        out.append(f"<tr>{cells}</tr>")
+    return [*out, "</table>"]
+
+
+def render_html(report: Report) -> str:
+    title = html.escape(f"{TITLE}: {', '.join(job.job_name for job in report.jobs)}")
+    out = [
+        "<!DOCTYPE html>",
+        f'<html lang="en"><head><meta charset="utf-8"><title>{title}</title><style>{_CSS}</style></head><body>',
+        f"<h1>{title}</h1>",
+    ]
+    for section in sections(report):
+        out += _html_section(section)
+    out.append("<h2>Notes</h2><ul>")
+    out += [f"<li>{html.escape(line)}</li>" for line in notes(report)]
+    out.append("</ul></body></html>")
+    return "\n".join(out) + "\n"
+
+
+def _csv_value(value: object) -> str:
+    if value is None:
+        return ""
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def csv_record(scope: str, group: GroupMetrics) -> dict[str, str]:
+    """One flat CSV record; floats keep full precision (repr), unknown values are empty."""
+    record = {"scope": scope, "category": group.category, "agent": group.agent, "flags": ";".join(group.flags)}
+    data = group.model_dump(exclude={"agent", "category", "flags"})
+    for name, value in data.items():
+        if name == "errors_by_class":
+            record["errors_by_class"] = ";".join(f"{k}={v}" for k, v in value.items())
+        elif isinstance(value, dict):
+            prefix = {"failure_modes": "mode_"}.get(name, f"{name}_")
+            for key, item in value.items():
+                record[f"{prefix}{key}"] = _csv_value(item)
+        else:
+            record[name] = _csv_value(value)
+    return record
+
+
+def render_csv(report: Report) -> str:
+    """One row per agent in the leaderboard, the flagged list and each category (``scope`` tells which)."""
+    records = [csv_record("leaderboard", g) for g in report.leaderboard]
+    records += [csv_record("flagged", g) for g in report.flagged]
+    records += [csv_record("category", g) for g in report.categories]
+    header: list[str] = [] if records else _empty_header()
+    for record in records:
+        header += [key for key in record if key not in header]
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=header, lineterminator="\n", restval="")
+    writer.writeheader()
+    writer.writerows(records)
+    return buffer.getvalue()
+
+
+def _empty_header() -> list[str]:
+    return ["scope", "category", "agent", "flags", *[f"mode_{m.value}" for m in FailureMode]]

@@ -1,0 +1,166 @@
+"""continue-until-timeout: run the agent, verify when it stops, resume it with a fixed rejection until it passes
+or its time is up; take reward checkpoints on the agent's clock meanwhile (docs/long-horizon.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal, cast
+
+from lhtb.agents.base import Agent, AgentContext, ResumableAgent
+from lhtb.environments.docker_env import DockerEnvironment
+from lhtb.results.models import AgentOutcome, CheckpointRecord, PhaseRecord, Usage, VerifierOutcome
+from lhtb.trial.clock import AgentClock
+from lhtb.trial.feedback import diagnostic, rejection
+from lhtb.trial.grader import Grader
+
+DEFAULT_CHECKPOINT_INTERVAL_SEC = 1800.0
+MIN_RESUME_SEC = 1.0  # not worth resuming an agent with less agent time left than this
+
+
+def supports_resume(agent: Agent) -> bool:
+    return callable(getattr(agent, "resume", None))
+
+
+def checkpoint_interval_from_env() -> float:
+    return float(os.environ.get("LHTB_CHECKPOINT_INTERVAL_SEC", DEFAULT_CHECKPOINT_INTERVAL_SEC))
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    continue_until_timeout: bool = False
+    pass_threshold: float = 1.0
+    feedback_mode: Literal["binary", "diagnostic"] = "binary"
+    checkpoint_interval_sec: float | None = None  # None: no checkpoints
+
+
+@dataclass
+class AgentLoop:
+    agent: Agent
+    context: AgentContext
+    agent_env: DockerEnvironment
+    grader: Grader
+    clock: AgentClock
+    settings: LoopSettings
+    phases: list[PhaseRecord] = field(default_factory=list)
+    reward_curve: list[CheckpointRecord] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    _checkpoints: list[asyncio.Task[None]] = field(default_factory=list)
+    _next_checkpoint_at: float = 0.0
+
+    def __post_init__(self) -> None:
+        self._next_checkpoint_at = self.settings.checkpoint_interval_sec or float("inf")
+
+    async def run(self, instruction: str) -> AgentOutcome:
+        """All agent phases; returns the last phase's outcome. Interim verdicts are recorded on the phases."""
+        message: str | None = None
+        try:
+            while True:
+                record = PhaseRecord(index=len(self.phases), started_at=datetime.now(UTC), resumed_with=message)
+                record.mode = "initial" if message is None else self._resume_mode()
+                self.phases.append(record)
+                used_before = self.clock.used
+                outcome = await self._phase(self._phase_coro(instruction, message))
+                record.finished_at = datetime.now(UTC)
+                record.stop_reason = outcome.stop_reason
+                record.agent_sec = round(self.clock.used - used_before, 3)
+                record.usage = outcome.usage
+                self.usage = self.usage.plus(outcome.usage)
+                if not self._should_verify(outcome):
+                    return outcome
+                verdict = await self.grader.verify(self.agent_env, f"interim-{len(self.phases)}", unpause=True)
+                record.reward = verdict.reward
+                if verdict.reward is not None and verdict.reward >= self.settings.pass_threshold:
+                    return outcome
+                message = self._feedback(verdict)
+        finally:
+            await self._finish_checkpoints()
+
+    def _should_verify(self, outcome: AgentOutcome) -> bool:
+        return (
+            self.settings.continue_until_timeout
+            and outcome.stop_reason == "completed"
+            and self.clock.remaining >= MIN_RESUME_SEC
+        )
+
+    def _resume_mode(self) -> Literal["same-conversation", "restart"]:
+        return "same-conversation" if supports_resume(self.agent) else "restart"
+
+    def _phase_coro(self, instruction: str, message: str | None) -> Coroutine[Any, Any, AgentOutcome]:
+        if message is None:
+            return self.agent.run(self.context, instruction)
+        if supports_resume(self.agent):
+            return cast(ResumableAgent, self.agent).resume(self.context, message)
+        return self.agent.run(self.context, f"{instruction}\n\n{message}")
+
+    def _feedback(self, verdict: VerifierOutcome) -> str:
+        if self.settings.feedback_mode == "diagnostic":
+            return diagnostic(self.clock.remaining, verdict.reward, verdict.subtasks)
+        return rejection(self.clock.remaining)
+
+    async def _phase(self, coro: Coroutine[Any, Any, AgentOutcome]) -> AgentOutcome:
+        """One phase under the agent clock, with checkpoints; a phase cut off by the deadline keeps its usage."""
+        task = asyncio.ensure_future(coro)
+        self.clock.start()
+        try:
+            while True:
+                wait = min(self.clock.remaining, self._next_checkpoint_at - self.clock.used)
+                await asyncio.wait({task}, timeout=max(wait, 0.0))
+                if task.done():
+                    return task.result()
+                if self.clock.remaining <= 0:
+                    return await self._cut_off(task)
+                if self.clock.used >= self._next_checkpoint_at:
+                    await self._checkpoint()
+        except BaseException:
+            task.cancel()
+            raise
+        finally:
+            self.clock.stop()
+
+    async def _cut_off(self, task: asyncio.Future[AgentOutcome]) -> AgentOutcome:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        usage = getattr(self.agent, "usage_so_far", None)
+        return AgentOutcome(
+            stop_reason="timeout",
+            usage=usage if isinstance(usage, Usage) else Usage(),
+            message=f"agent timeout of {self.clock.budget_sec:.0f} s (agent time)",
+        )
+
+    async def _checkpoint(self) -> None:
+        """Brief freeze to snapshot the artifacts; grading runs in parallel while the agent goes on."""
+        agent_sec = round(self.clock.used, 3)
+        index = len(self.reward_curve) + len(self._checkpoints) + 1
+        interval = self.settings.checkpoint_interval_sec or float("inf")
+        self._next_checkpoint_at += interval
+        if self.grader.shared:  # live state: the agent stays stopped (clock too) while it is graded
+            self._record_checkpoint(agent_sec, await self.grader.grade_live(self.agent_env, f"checkpoint-{index}"))
+            self.clock.start()
+            return
+        snapshot = await self.grader.snapshot(self.agent_env, unpause=True)
+        self.clock.start()
+
+        async def grade() -> None:
+            self._record_checkpoint(agent_sec, await self.grader.grade(snapshot, f"checkpoint-{index}"))
+
+        self._checkpoints.append(asyncio.ensure_future(grade()))
+
+    def _record_checkpoint(self, agent_sec: float, verdict: VerifierOutcome) -> None:
+        self.reward_curve.append(
+            CheckpointRecord(
+                agent_sec=agent_sec,
+                reward=verdict.reward,
+                subtask_scores={s.name: s.score for s in verdict.subtasks},
+                error=verdict.error.message if verdict.error else None,
+            )
+        )
+
+    async def _finish_checkpoints(self) -> None:
+        await asyncio.gather(*self._checkpoints, return_exceptions=True)
+        self.reward_curve.sort(key=lambda point: point.agent_sec)

@@ -1,0 +1,97 @@
+"""Grading during a trial: interim, checkpoint and final verifications, each in its own fresh container.
+
+A clean verifier container is kept warm (started ahead of time) so a verification never waits for a start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lhtb.environments.docker_env import DockerEnvironment
+from lhtb.results.models import VerifierOutcome
+from lhtb.tasks.loader import Task
+from lhtb.trial.clock import AgentClock
+from lhtb.verifier.runner import ArtifactSnapshot, install_tests, run_verifier, snapshot_artifacts, verifier_spec
+from lhtb.verifier.shared import run_shared_verifier
+
+
+@dataclass
+class Grader:
+    task: Task
+    image: str
+    job: str
+    trial: str
+    trial_dir: Path
+    clock: AgentClock
+    keep_warm: bool = False  # more than one verification is likely (continue-until-timeout, checkpoints)
+    _warm: asyncio.Future[DockerEnvironment] | None = None
+    _removals: list[asyncio.Future[None]] = field(default_factory=list)
+
+    @property
+    def shared(self) -> bool:
+        return self.task.config.verifier.environment_mode == "shared"
+
+    async def _start_one(self) -> DockerEnvironment:
+        env = DockerEnvironment(verifier_spec(self.task, self.image, job=self.job, trial=self.trial))
+        try:
+            await env.start()
+            await install_tests(env, self.task)  # done while warming up: off the critical path
+        except BaseException:
+            await env.stop()
+            raise
+        return env
+
+    def warm_up(self) -> None:
+        if self._warm is None and not self.shared:
+            self._warm = asyncio.ensure_future(self._start_one())
+
+    async def _take(self) -> DockerEnvironment:
+        warm, self._warm = self._warm, None
+        env = await warm if warm is not None else await self._start_one()
+        if self.keep_warm:
+            self.warm_up()
+        return env
+
+    async def snapshot(self, agent_env: DockerEnvironment, *, unpause: bool) -> ArtifactSnapshot:
+        """Freeze the agent (its clock stops), copy the artifacts out, and unpause only after the copy."""
+        self.clock.stop()
+        await agent_env.pause()
+        try:
+            return await snapshot_artifacts(agent_env, self.task)
+        finally:
+            if unpause:
+                await agent_env.unpause()
+
+    async def grade(self, snapshot: ArtifactSnapshot, phase: str) -> VerifierOutcome:
+        env = await self._take()
+        try:
+            return await run_verifier(self.task, env, snapshot, self.trial_dir / "verifier" / phase, phase=phase)
+        finally:
+            self._removals.append(asyncio.ensure_future(env.stop()))
+
+    async def grade_live(self, agent_env: DockerEnvironment, phase: str) -> VerifierOutcome:
+        """Shared mode: every agent process is stopped while the verifier runs inside its container."""
+        self.clock.stop()
+        return await run_shared_verifier(self.task, agent_env, self.trial_dir / "verifier" / phase, phase=phase)
+
+    async def verify(self, agent_env: DockerEnvironment, phase: str, *, unpause: bool) -> VerifierOutcome:
+        if self.shared:
+            outcome = await self.grade_live(agent_env, phase)
+            if not unpause:
+                await agent_env.pause()
+            return outcome
+        return await self.grade(await self.snapshot(agent_env, unpause=unpause), phase)
+
+    async def close(self) -> None:
+        """Remove the warm container (if unused) and wait for every removal."""
+        if self._warm is not None:
+            warm, self._warm = self._warm, None
+            self._removals.append(asyncio.ensure_future(_stop_when_started(warm)))
+        await asyncio.gather(*self._removals, return_exceptions=True)
+
+
+async def _stop_when_started(starting: asyncio.Future[DockerEnvironment]) -> None:
+    env = await starting  # a failed start removed its own container already
+    await env.stop()
