@@ -19,3 +19,23 @@ def docker_ready() -> None:
     client = get_client()  # raises with a clear message when no engine runs: integration tests need one
     for image in (BASE_IMAGE, PYTHON_IMAGE):
         client.images.get(image)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def prune_task_images():  # type: ignore[no-untyped-def]
+    """Task images built by this session are removed at its end: disk can be tight on CI machines."""
+    from datetime import UTC, datetime
+
+    from lhtb.environments.docker_client import get_client
+    from lhtb.environments.images import TASK_IMAGE_REPO
+
+    started = datetime.now(UTC).timestamp() - 5
+    yield
+    client = get_client()
+    for image in client.images.list(filters={"label": "lhtb.task"}):
+        created = datetime.fromisoformat(image.attrs["Created"][:19]).replace(tzinfo=UTC).timestamp()
+        if created < started:
+            continue
+        for tag in image.tags:
+            if tag.startswith(TASK_IMAGE_REPO + "/"):
+                client.images.remove(tag, force=True)

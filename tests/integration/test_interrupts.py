@@ -111,3 +111,34 @@ def test_resume_after_kill_9(make_task, tmp_path: Path) -> None:
     for path in results.values():
         assert TrialResult.model_validate_json(path.read_text()).reward == 1.0
     assert containers_of(job) == []
+
+
+def test_env_gc_removes_only_containers_of_dead_owners() -> None:
+    import socket
+
+    from typer.testing import CliRunner
+
+    from lhtb.cli.app import app
+    from lhtb.environments.docker_client import get_client
+
+    client = get_client()
+    dead_pid = subprocess.Popen(["true"])
+    dead_pid.wait()
+    labels = {"lhtb.managed": "1", "lhtb.job": "gc-test", "lhtb.owner-host": socket.gethostname()}
+    orphan = client.containers.run(
+        "lhtb/base:bookworm", ["sleep", "infinity"], detach=True, init=True, network_mode="none",
+        labels={**labels, "lhtb.owner-pid": str(dead_pid.pid)},
+    )
+    alive = client.containers.run(
+        "lhtb/base:bookworm", ["sleep", "infinity"], detach=True, init=True, network_mode="none",
+        labels={**labels, "lhtb.owner-pid": str(os.getpid())},
+    )
+    try:
+        result = CliRunner().invoke(app, ["env", "gc"])
+        assert result.exit_code == 0, result.output
+        remaining = containers_of("gc-test")
+        assert orphan.id not in remaining
+        assert alive.id in remaining
+    finally:
+        for container in (orphan, alive):
+            subprocess.run(["docker", "rm", "-f", container.id], capture_output=True)

@@ -1,4 +1,4 @@
-"""The reference agents: ``oracle`` runs the task's gold solution, ``nop`` does nothing."""
+"""The reference agents: ``oracle`` runs the gold solution, ``baseline`` the weak baseline, ``nop`` nothing."""
 
 from __future__ import annotations
 
@@ -13,21 +13,24 @@ from lhtb.results.models import AgentOutcome
 SOLUTION_MOUNT = "/solution"
 
 
-class OracleAgent:
-    """Copies ``solution/`` into its own container only, then runs ``solve.sh`` in the workdir."""
+class ScriptAgent:
+    """Copies a task directory (``solution/`` or ``baseline/``) into its own container only, then runs its
+    ``solve.sh`` in the workdir. No other agent's container ever receives these directories."""
 
-    name = "oracle"
+    def __init__(self, name: str, directory: str) -> None:
+        self.name = name
+        self.directory = directory
 
     async def setup(self, context: AgentContext) -> None:
-        solution = context.task.solution_dir
+        solution = context.task.path / self.directory
         if not (solution / "solve.sh").is_file():
-            raise AgentSetupError(f"{solution / 'solve.sh'}: the oracle needs a gold solution script")
+            raise AgentSetupError(f"{solution / 'solve.sh'}: the {self.name} agent needs this script")
         # One put_archive into "/" (the tar's top entry is "solution"): no mkdir exec needed.
         archive = await asyncio.to_thread(tar_directory, solution, SOLUTION_MOUNT.lstrip("/"))
         await context.environment.upload_tar(archive, "/", make_dest=False)
 
     async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
-        env = dict(context.task.config.solution.env)
+        env = dict(context.task.config.solution.env)  # Harbor's [solution] env applies to both scripts
         result = await context.environment.exec(
             f"bash {SOLUTION_MOUNT}/solve.sh", env=env, timeout_sec=context.timeout_sec
         )
@@ -40,6 +43,14 @@ class OracleAgent:
                 stop_reason="error", exit_code=result.exit_code, message=f"solve.sh exited {result.exit_code}"
             )
         return AgentOutcome(stop_reason="completed", exit_code=0)
+
+
+def OracleAgent() -> ScriptAgent:
+    return ScriptAgent("oracle", "solution")
+
+
+def BaselineAgent() -> ScriptAgent:
+    return ScriptAgent("baseline", "baseline")
 
 
 class NopAgent:

@@ -15,6 +15,12 @@ def _oracle(spec: AgentSpec) -> Agent:
     return OracleAgent()
 
 
+def _baseline(spec: AgentSpec) -> Agent:
+    from lhtb.agents.builtin import BaselineAgent
+
+    return BaselineAgent()
+
+
 def _nop(spec: AgentSpec) -> Agent:
     from lhtb.agents.builtin import NopAgent
 
@@ -35,6 +41,7 @@ def _installed(spec: AgentSpec) -> Agent:
 
 AGENT_FACTORIES: dict[str, Callable[[AgentSpec], Agent]] = {
     "oracle": _oracle,
+    "baseline": _baseline,
     "nop": _nop,
     "terminus": _terminus,
     "mini-swe-agent": _installed,

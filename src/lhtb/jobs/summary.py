@@ -73,3 +73,27 @@ def render_leaderboard(summaries: list[AgentSummary], errors: dict[str, int], ti
     if errors:
         table.caption = "errors: " + ", ".join(f"{k}={v}" for k, v in sorted(errors.items()))
     return table
+
+
+def subtask_means(results: list[TrialResult]) -> dict[tuple[str, str], dict[str, tuple[float, int]]]:
+    """(task, agent) → subtask name → (mean score, number of attempts that graded it)."""
+    scores: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for result in results:
+        for subtask in result.subtasks:
+            scores[(result.task_name, result.agent.label)][subtask.name].append(subtask.score)
+    return {
+        key: {name: (math.fsum(values) / len(values), len(values)) for name, values in by_name.items()}
+        for key, by_name in sorted(scores.items())
+    }
+
+
+def render_subtask_means(results: list[TrialResult]) -> object:
+    from rich.table import Table
+
+    table = Table(title="per-subtask mean score across attempts")
+    for column in ("task", "agent", "subtask", "mean score", "attempts"):
+        table.add_column(column, justify="right" if column in ("mean score", "attempts") else "left")
+    for (task, agent), by_name in subtask_means(results).items():
+        for name, (mean, count) in by_name.items():
+            table.add_row(task, agent, name, f"{mean:.3f}", str(count))
+    return table

@@ -264,3 +264,33 @@ class JobResult(_Strict):
     denominator_rule: str = ""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class QaGate(_Strict):
+    name: str
+    passed: bool
+    detail: str = ""
+    blocking: bool = True  # False: a warning that does not fail the check
+
+
+class QaTaskReport(_Strict):
+    task: str
+    path: str
+    category: str = ""
+    gates: list[QaGate] = Field(default_factory=list)
+    rewards: dict[str, float | None] = Field(default_factory=dict)  # agent → reward
+    verifier_sec: float = 0.0
+    build_sec: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return all(gate.passed for gate in self.gates if gate.blocking)
+
+
+class QaReport(_Strict):
+    schema_: Literal["lhtb.qa/1"] = Field(default="lhtb.qa/1", alias="schema")
+    created_at: datetime
+    lhtb_version: str
+    tasks: list[QaTaskReport] = Field(default_factory=list)
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)

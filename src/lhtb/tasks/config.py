@@ -18,6 +18,8 @@ class _Section(BaseModel):
 class TaskSection(_Section):
     name: str | None = None
     description: str | None = None
+    # lhtb: the instruction relies on git history shipped in the image (otherwise `tasks check` refuses .git).
+    allow_git_history: bool = False
 
 
 class MetadataSection(_Section):

@@ -12,11 +12,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from agentrun import AgentRunner, work_dir
 from logcases import make_log
 from reference import summarize_text
 
 from lhtb.grading import Scorecard, stress
+from lhtb.grading.sandbox import AgentRunner, work_dir
 
 SEED = 61120
 CASES_PER_FAMILY = 8

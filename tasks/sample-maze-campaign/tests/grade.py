@@ -10,11 +10,11 @@ from __future__ import annotations
 import sys
 from collections import deque
 
-from agentrun import AgentRunner, work_dir
 from engine import CAMPAIGN, Maze, generate, replay
 from engine.maze import MOVES
 
 from lhtb.grading import Scorecard, stress
+from lhtb.grading.sandbox import AgentRunner, work_dir
 
 SEED = 31337
 APP_DIR = "/app"

@@ -13,11 +13,11 @@ import math
 import random
 import sys
 
-from agentrun import AgentRunner, read_regular_file, work_dir, writable_dir
 from generate import KNOBS, PUBLIC_SEED, make_dataset, write_dataset
 from reference import summarize_dir
 
 from lhtb.grading import Scorecard, stress
+from lhtb.grading.sandbox import AgentRunner, read_regular_file, work_dir, writable_dir
 
 SEED = 90210
 SETS_PER_FAMILY = 3

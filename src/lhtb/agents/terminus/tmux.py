@@ -20,23 +20,35 @@ STATE_DIR = "/tmp/.lhtb"
 CHANNEL = "lhtb-prompt"
 HISTORY_LIMIT = 10_000
 # Nested bash shells inherit PROMPT_COMMAND; "$$." keeps their counters from colliding with the outer one's.
+# The rename makes the update atomic: a reader never sees a truncated, empty file.
 _PROMPT_COMMAND = (
-    f'__lhtb_n=$((__lhtb_n+1)); echo "$$.$__lhtb_n" > {STATE_DIR}/seq; tmux wait-for -S {CHANNEL} 2>/dev/null'
+    f'__lhtb_n=$((__lhtb_n+1)); echo "$$.$__lhtb_n" > {STATE_DIR}/seq.new; mv -f {STATE_DIR}/seq.new {STATE_DIR}/seq; '
+    f"tmux wait-for -S {CHANNEL} 2>/dev/null"
 )
 _RCFILE = f"""[ -f ~/.bashrc ] && . ~/.bashrc
 PS1='\\u@\\h:\\w\\$ '
 export PROMPT_COMMAND={shlex.quote(_PROMPT_COMMAND)}
 """
-# Waits for the sequence file to change, at most $2 microseconds; prints DONE or WAITED. Needs bash >= 5.
-_WAIT_FN = f"""__w() {{ local before="$1" end now rem
-  end=$(( ${{EPOCHREALTIME/./}} + $2 ))
-  while [ "$(cat {STATE_DIR}/seq 2>/dev/null)" = "$before" ]; do
+# Waits for the sequence file to change, at most $2 microseconds; sets __last to DONE or WAITED. Needs bash 5.
+# Builtins only on the fast path (read, not cat): every fork costs milliseconds on a loaded machine.
+_WAIT_FN = f"""__seq() {{ read -r __v < {STATE_DIR}/seq 2>/dev/null || __v=; }}
+__w() {{ local before="$1" end now rem
+  end=$(( ${{EPOCHREALTIME/./}} + $2 )); __last=DONE
+  while __seq; [ "$__v" = "$before" ]; do
     now=${{EPOCHREALTIME/./}}; rem=$(( end - now ))
-    [ "$rem" -le 0 ] && {{ echo WAITED; return; }}
-    # A waiter killed by timeout stays registered and would swallow the next signal: flush it at once.
-    timeout "$((rem/1000000)).$(printf '%06d' $((rem%1000000)))" tmux wait-for {CHANNEL} 2>/dev/null \
-      || tmux wait-for -S {CHANNEL} 2>/dev/null
-  done; echo DONE; }}
+    [ "$rem" -le 0 ] && {{ __last=WAITED; break; }}
+    # Slices of at most 50 ms: a signal lost in a race costs one slice, never the whole duration. A waiter
+    # killed by timeout stays registered and would swallow the next signal: flush it at once.
+    [ "$rem" -gt 50000 ] && rem=50000
+    timeout "0.$(printf '%06d' "$rem")" tmux wait-for {CHANNEL} 2>/dev/null || tmux wait-for -S {CHANNEL} 2>/dev/null
+  done; echo "$__last"; }}
+"""
+# Captures the pane; after a finished command, retries briefly until the prompt is drawn (PROMPT_COMMAND,
+# which signalled us, runs just before bash prints PS1).
+_CAPTURE = f"""for __i in {{1..40}}; do
+  __cap=$(tmux capture-pane -p -J -t {SESSION} -S -); __t="${{__cap%"${{__cap##*[![:space:]]}}"}}"
+  {{ [ "$__last" = WAITED ] || [[ "${{__t##*$'\\n'}}" =~ [#$]$ ]]; }} && break; sleep 0.005
+done; printf '%s\\n' "$__cap"
 """
 _KEY_NAMES = {"Enter", "Escape", "Tab", "BSpace", "Up", "Down", "Left", "Right", "Home", "End", "PageUp"}
 _KEY_NAMES |= {"PageDown", "DC", "IC", "Space", "BTab"}
@@ -99,14 +111,14 @@ for _ in $(seq 100); do [ -s {STATE_DIR}/seq ] && break; sleep 0.05; done
         return await self.step([])
 
     def _step_script(self, commands: list[Command]) -> str:
-        parts = [_WAIT_FN]
+        parts = [_WAIT_FN, "__last=WAITED"]  # no command sent: nothing to wait for
         for command in commands:
-            parts.append(f"__b=$(cat {STATE_DIR}/seq 2>/dev/null)")
+            parts.append('__seq; __b="$__v"')
             parts.append(send_keys_script(command.keystrokes))
             parts.append(f'__w "$__b" {round(command.duration_sec * 1e6)}')
         log = f"{STATE_DIR}/pane.log"
         parts.append(f"echo {self._marker}")
-        parts.append(f"tmux capture-pane -p -J -t {SESSION} -S -")
+        parts.append(_CAPTURE)
         parts.append(f"__s=$(stat -c %s {log}); echo {self._marker} $__s")
         parts.append(f"tail -c +{self._log_offset + 1} {log} | head -c $((__s - {self._log_offset}))")
         return "\n".join(parts)

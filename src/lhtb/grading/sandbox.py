@@ -1,5 +1,4 @@
-# lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
-"""Run the agent's program safely: as an unprivileged user, sanitised environment, time limit, bounded output.
+"""Run the agent's programs from a verifier safely: unprivileged, clean environment, time limit, bounded output.
 
 A crash or a timeout is a failed case, never an exception. When the verifier runs as root the program runs as
 ``nobody``, so it cannot write the verifier's output directory; after every run all of that user's processes

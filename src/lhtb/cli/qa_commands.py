@@ -1,0 +1,93 @@
+"""``lhtb tasks check`` and ``lhtb tasks init``."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+import lhtb
+from lhtb.errors import LhtbError
+from lhtb.fs import write_model_atomic
+from lhtb.results.models import QaReport, QaTaskReport
+from lhtb.tasks.loader import TaskLoad
+
+console = Console()
+
+
+def _loads(paths: list[Path]) -> list[TaskLoad]:
+    from lhtb.tasks.loader import scan_dataset
+
+    loads = []
+    for path in paths:
+        loads.extend(scan_dataset(path))
+    return loads
+
+
+def render(reports: list[QaTaskReport]) -> Table:
+    table = Table(title="lhtb tasks check")
+    for column in ("task", "result", "oracle", "nop", "baseline", "verifier", "build", "gates"):
+        table.add_column(column)
+
+    def fmt(value: float | None) -> str:
+        return "—" if value is None else f"{value:.3f}"
+
+    for report in reports:
+        passed = sum(g.passed for g in report.gates)
+        table.add_row(
+            report.task,
+            "[green]pass[/green]" if report.passed else "[red]FAIL[/red]",
+            fmt(report.rewards.get("oracle")),
+            fmt(report.rewards.get("nop")),
+            fmt(report.rewards.get("baseline")),
+            f"{report.verifier_sec:.1f}s",
+            f"{report.build_sec:.0f}s",
+            f"{passed}/{len(report.gates)}",
+        )
+    return table
+
+
+def print_problems(reports: list[QaTaskReport]) -> None:
+    for report in reports:
+        for gate in report.gates:
+            if not gate.passed:
+                colour = "red" if gate.blocking else "yellow"
+                label = "FAIL" if gate.blocking else "warn"
+                console.print(f"[{colour}]{label}[/{colour}] {report.task} · {gate.name}: {gate.detail}")
+
+
+def check_command(paths: list[Path], report_path: Path, concurrency: int, scan_layers: bool) -> int:
+    from lhtb.qa.check import check_tasks
+
+    try:
+        loads = _loads(paths)
+    except LhtbError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    console.print(f"checking {len(loads)} task(s) ...")
+    reports = asyncio.run(check_tasks(loads, concurrency=concurrency, scan_layers=scan_layers, progress=console.print))
+    report = QaReport(created_at=datetime.now(UTC), lhtb_version=lhtb.__version__, tasks=reports)
+    write_model_atomic(report_path, report)
+    console.print(render(reports))
+    print_problems(reports)
+    failed = [r.task for r in reports if not r.passed]
+    console.print(f"report: {report_path}")
+    if failed:
+        console.print(f"[red]{len(failed)} task(s) failed: {', '.join(failed)}[/red]")
+        return 1
+    return 0
+
+
+def init_command(name: str, directory: Path, category: str) -> int:
+    from lhtb.qa.scaffold import scaffold
+
+    try:
+        path = scaffold(name, directory, category)
+    except LhtbError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    console.print(f"created {path}; next: edit it, then `lhtb tasks check {path}`")
+    return 0

@@ -1,0 +1,1 @@
+"""Task QA: the gates every task in the dataset must pass (``lhtb tasks check``)."""

@@ -1,0 +1,59 @@
+"""Gates that read only the task directory: canary lines, base images, declared metadata."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lhtb.tasks.loader import Task
+
+CANARY = "6f1c2a7e-lhtb-9b1d-canary"
+CANARY_LINE = f"# lhtb-canary GUID {CANARY}"
+# Files whose format has comments, so a canary line costs nothing: by suffix, and by exact name.
+COMMENT_SUFFIXES = {
+    ".py", ".sh", ".bash", ".toml", ".yaml", ".yml", ".cfg", ".ini", ".r", ".pl", ".rb",  # '#'
+    ".md", ".html", ".xml",  # '<!-- -->'
+    ".c", ".h", ".cc", ".cpp", ".hpp", ".js", ".ts", ".go", ".rs", ".java", ".v", ".sv",  # '//'
+}  # fmt: skip
+COMMENT_NAMES = {"Dockerfile", "Makefile", "CMakeLists.txt"}
+ALLOWED_BASES = re.compile(r"^lhtb/(base|python)(:[\w.-]+)?$")
+_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.IGNORECASE | re.MULTILINE)
+MAX_TEXT_BYTES = 2 * 1024 * 1024
+
+
+def files_missing_canary(task: Task) -> list[str]:
+    """Task files that support comments but carry no canary (generated build outputs are not in the task dir)."""
+    missing = []
+    for path in sorted(task.path.rglob("*")):
+        if not path.is_file() or path.is_symlink() or "__pycache__" in path.parts:
+            continue
+        if path.suffix.lower() not in COMMENT_SUFFIXES and path.name not in COMMENT_NAMES:
+            continue
+        if path.stat().st_size > MAX_TEXT_BYTES:
+            continue
+        if CANARY not in path.read_text(encoding="utf-8", errors="replace"):
+            missing.append(str(path.relative_to(task.path)))
+    return missing
+
+
+def foreign_bases(task: Task) -> list[str]:
+    """FROM images other than lhtb's offline bases (they would need a registry)."""
+    dockerfile = (task.environment_dir / "Dockerfile").read_text(encoding="utf-8")
+    stages = set(re.findall(r"^\s*FROM\s+\S+\s+AS\s+(\S+)", dockerfile, re.IGNORECASE | re.MULTILINE))
+    return [base for base in _FROM.findall(dockerfile) if not ALLOWED_BASES.match(base) and base not in stages]
+
+
+def content_digests(directories: list[Path], min_bytes: int = 64) -> dict[str, str]:
+    """sha256 → relative path of every file in ``directories`` large enough to be distinctive."""
+    import hashlib
+
+    digests: dict[str, str] = {}
+    for directory in directories:
+        if not directory.is_dir():
+            continue
+        for path in directory.rglob("*"):
+            if path.is_file() and not path.is_symlink() and path.stat().st_size >= min_bytes:
+                digests[hashlib.sha256(path.read_bytes()).hexdigest()] = (
+                    f"{directory.name}/{path.relative_to(directory)}"
+                )
+    return digests
