@@ -126,11 +126,19 @@ def test_env_gc_removes_only_containers_of_dead_owners() -> None:
     dead_pid.wait()
     labels = {"lhtb.managed": "1", "lhtb.job": "gc-test", "lhtb.owner-host": socket.gethostname()}
     orphan = client.containers.run(
-        "lhtb/base:bookworm", ["sleep", "infinity"], detach=True, init=True, network_mode="none",
+        "lhtb/base:bookworm",
+        ["sleep", "infinity"],
+        detach=True,
+        init=True,
+        network_mode="none",
         labels={**labels, "lhtb.owner-pid": str(dead_pid.pid)},
     )
     alive = client.containers.run(
-        "lhtb/base:bookworm", ["sleep", "infinity"], detach=True, init=True, network_mode="none",
+        "lhtb/base:bookworm",
+        ["sleep", "infinity"],
+        detach=True,
+        init=True,
+        network_mode="none",
         labels={**labels, "lhtb.owner-pid": str(os.getpid())},
     )
     try:

@@ -108,7 +108,7 @@ def test_checkpoints_give_a_monotone_curve(make_task, tmp_path: Path) -> None:
         "progress",
         agent_timeout=30,
         test_sh="n=$(wc -l < /app/progress 2>/dev/null || echo 0); "
-        'python3 -c "print(min(1.0, int(\'$n\') / 5))" > /logs/verifier/reward.txt\n',
+        "python3 -c \"print(min(1.0, int('$n') / 5))\" > /logs/verifier/reward.txt\n",
     )
     _job, trials = run(
         make_task.root, tmp_path / "jobs", ("scripted_agents:Improves",), name="ckpt", checkpoint_interval_sec=0.7

@@ -23,17 +23,19 @@ def test_check_passes_a_good_task_and_names_every_broken_gate(tmp_path: Path) ->
     regenerate = "RUN printf '# hidden reference\\nANSWERS = %s\\n' \"$(python3 -c 'print(list(range(50)))')\" > /opt/answers.py\n"
     dockerfile = (bad / "environment" / "Dockerfile").read_text() + regenerate
     (bad / "environment" / "Dockerfile").write_text(dockerfile)
-    grade = (bad / "tests" / "grade.py").read_text().replace(
-        "card.write()",
-        "import time\ncard.add('clock', 1, (time.time_ns() % 997) / 997, kind='continuous', visibility='hidden')"
-        "\ncard.write()",
+    grade = (
+        (bad / "tests" / "grade.py")
+        .read_text()
+        .replace(
+            "card.write()",
+            "import time\ncard.add('clock', 1, (time.time_ns() % 997) / 997, kind='continuous', visibility='hidden')"
+            "\ncard.write()",
+        )
     )
     (bad / "tests" / "grade.py").write_text(grade)
 
     report_path = tmp_path / "report.json"
-    result = CliRunner().invoke(
-        app, ["tasks", "check", str(good), str(bad), "--report", str(report_path), "-n", "2"]
-    )
+    result = CliRunner().invoke(app, ["tasks", "check", str(good), str(bad), "--report", str(report_path), "-n", "2"])
     assert result.exit_code == 1, result.output
     report = {task["task"]: task for task in json.loads(report_path.read_text())["tasks"]}
     good_gates = {g["name"]: g["passed"] for g in report["good-task"]["gates"]}

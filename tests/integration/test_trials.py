@@ -90,10 +90,9 @@ def test_bad_input_is_reported_and_the_job_goes_on(make_task, tmp_path: Path) ->
 
 def test_second_run_does_not_rebuild(make_task, tmp_path: Path) -> None:
     import asyncio
+    import uuid
 
     from lhtb.environments.images import ensure_task_image
-
-    import uuid
 
     token = uuid.uuid4().hex  # a context no earlier run has built
     path = make_task("cached", dockerfile=f"FROM lhtb/python:bookworm\nRUN echo {token} > /built\n")

@@ -99,6 +99,31 @@ def tasks_list(path: Annotated[Path, typer.Option("-p", "--path")] = Path("tasks
     raise typer.Exit(tasks_list_command(path))
 
 
+@tasks_app.command("check")
+def tasks_check(
+    paths: Annotated[list[Path], typer.Argument(help="Task directories or datasets.")],
+    report: Annotated[Path, typer.Option("--report", help="Where to write the JSON report.")] = Path("qa-report.json"),
+    concurrency: Annotated[int, typer.Option("-n", "--concurrency", min=1)] = 1,
+    scan_layers: Annotated[bool, typer.Option("--scan-layers/--no-scan-layers")] = True,
+) -> None:
+    """Run every QA gate on tasks: oracle = 1.0, nop <= 0.05, baseline band, determinism, leaks and more."""
+    from lhtb.cli.qa_commands import check_command
+
+    raise typer.Exit(check_command(paths, report, concurrency, scan_layers))
+
+
+@tasks_app.command("init")
+def tasks_init(
+    name: str,
+    directory: Annotated[Path, typer.Option("-p", "--path", help="Dataset directory.")] = Path("tasks"),
+    category: Annotated[str, typer.Option("--category")] = "software-engineering",
+) -> None:
+    """Scaffold a new task that follows every convention (canary, SDK verifier, baseline, solution)."""
+    from lhtb.cli.qa_commands import init_command
+
+    raise typer.Exit(init_command(name, directory, category))
+
+
 @jobs_app.command("resume")
 def jobs_resume(job_dir: Path) -> None:
     """Re-run exactly the trials of JOB_DIR that have no final result."""
@@ -108,11 +133,14 @@ def jobs_resume(job_dir: Path) -> None:
 
 
 @jobs_app.command("show")
-def jobs_show(job_dir: Path) -> None:
+def jobs_show(
+    job_dir: Path,
+    subtasks: Annotated[bool, typer.Option("--subtasks", help="Also the per-subtask means across attempts.")] = False,
+) -> None:
     """Print a job's leaderboard from its result files."""
     from lhtb.cli.commands import jobs_show_command
 
-    raise typer.Exit(jobs_show_command(job_dir))
+    raise typer.Exit(jobs_show_command(job_dir, subtasks))
 
 
 @trials_app.command("show")
@@ -184,6 +212,22 @@ def figures(
         job_dirs, threshold, seed=seed, include_flagged=include_flagged, skip_unreadable=skip_unreadable
     )
     raise typer.Exit(figures_command(options, output, image_format or ["png", "svg"]))
+
+
+@app.command("serve-local-model")
+def serve_local_model(
+    port: Annotated[int, typer.Option("--port", help="Loopback port to listen on.")] = 8089,
+    model: Annotated[str, typer.Option("--model", help="qwen2.5-coder-0.5b or qwen2.5-coder-1.5b.")] = (
+        "qwen2.5-coder-0.5b"
+    ),
+    n_ctx: Annotated[int, typer.Option("--n-ctx", help="Context window in tokens.")] = 8192,
+    threads: Annotated[int | None, typer.Option("--threads")] = None,
+    prepare_only: Annotated[bool, typer.Option("--prepare-only", help="Fetch and verify only.")] = False,
+) -> None:
+    """Serve a small real LLM offline on 127.0.0.1 (OpenAI-compatible; use -m openai/<model>)."""
+    from lhtb.cli.llm_commands import serve_local_model_command
+
+    raise typer.Exit(serve_local_model_command(port, model, n_ctx, threads, prepare_only))
 
 
 def main() -> None:

@@ -155,7 +155,7 @@ def resume_command(job_dir: Path) -> int:
         return _fail(exc)
 
 
-def jobs_show_command(job_dir: Path) -> int:
+def jobs_show_command(job_dir: Path, subtasks: bool = False) -> int:
     from lhtb.jobs.runner import load_job_config, load_trial_result
     from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
     from lhtb.results.models import JobResult
@@ -177,6 +177,10 @@ def jobs_show_command(job_dir: Path) -> int:
         denominator_rule=DENOMINATOR_RULE,
     )
     _print_leaderboard(job_result, f"leaderboard — {config.job_name}")
+    if subtasks:
+        from lhtb.jobs.summary import render_subtask_means
+
+        console.print(render_subtask_means(results))
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,17 +36,15 @@ def _fail(message: str) -> int:
     return 2
 
 
-def build(options: ReportOptions) -> tuple[Report, list[TrialRow]]:
+def build(options: ReportOptions, *, curves: bool = False) -> tuple[Report, list[TrialRow]]:
     """Load the jobs and compute the report; raises LhtbError or ValueError with a message a user can act on."""
     from lhtb.metrics.models import DEFAULT_THRESHOLDS, MetricSettings
     from lhtb.report.leaderboard import build_report
     from lhtb.report.loading import load_jobs
 
-    loaded = load_jobs(options.job_dirs, skip_unreadable=options.skip_unreadable)
-    if options.ks:
-        ks = tuple(options.ks)
-    else:  # pass@1, plus pass@k at the largest attempt count present
-        ks = (1, max((row.attempt for row in loaded.rows), default=1))
+    loaded = load_jobs(options.job_dirs, skip_unreadable=options.skip_unreadable, curves=curves)
+    # default: pass@1, plus pass@k at the largest attempt number present
+    ks = tuple(options.ks) if options.ks else (1, max((row.attempt for row in loaded.rows), default=1))
     thresholds = tuple(options.thresholds) if options.thresholds else DEFAULT_THRESHOLDS
     settings = MetricSettings(
         threshold=options.threshold,
@@ -71,7 +70,8 @@ def report_command(options: ReportOptions, fmt: str, output: Path | None) -> int
         return _fail(str(exc))
     except ValidationError as exc:
         return _fail(f"invalid report settings: {exc}")
-    text = render(report, fmt)  # type: ignore[arg-type]  # checked against FORMATS above
+    width = max(120, shutil.get_terminal_size((200, 24)).columns) if output is None else 200
+    text = render(report, fmt, width=width)  # fmt was narrowed by the FORMATS check
     if output is None:
         sys.stdout.write(text)
     else:
@@ -91,7 +91,7 @@ def figures_command(options: ReportOptions, out_dir: Path, formats: list[str]) -
     if unknown:
         return _fail(f"--image-format {', '.join(unknown)}: choose png, svg or pdf")
     try:
-        report, rows = build(options)
+        report, rows = build(options, curves=True)
     except LhtbError as exc:
         return _fail(str(exc))
     except ValidationError as exc:

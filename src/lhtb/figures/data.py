@@ -21,43 +21,41 @@ def row_label(row: TrialRow) -> str:
 
 @dataclass(frozen=True)
 class MeanCurve:
-    """Mean reward over agent time of one agent: at each minute, the mean over trials observed by then."""
+    """Mean reward of one agent's trials at each point of agent time; the last value is the mean final reward."""
 
     minutes: list[float]
     mean_reward: list[float]
-    n_trials: list[int]
+    n_trials: int
 
 
 def step_value(times: np.ndarray, rewards: np.ndarray, grid: np.ndarray) -> np.ndarray:
-    """The last observed reward at or before each grid time (NaN before the first observation)."""
+    """The last observed reward at or before each grid time; 0 before the first observation."""
     index = np.searchsorted(times, grid, side="right") - 1
-    out = np.where(index >= 0, rewards[np.clip(index, 0, None)], np.nan)
-    return out.astype(np.float64)
+    return np.where(index >= 0, rewards[np.clip(index, 0, None)], 0.0).astype(np.float64)
 
 
-def mean_curve(rows: Sequence[TrialRow], points: int = CURVE_POINTS) -> MeanCurve | None:
-    """Carry each trial's last observed reward forward (a stopped agent keeps its final reward), then average."""
+def curve_end(rows: Sequence[TrialRow]) -> float:
+    """The latest observation time (seconds) over ``rows``, so several agents can share one time axis."""
+    return max((row.curve[-1][0] for row in rows if row.curve), default=0.0)
+
+
+def mean_curve(rows: Sequence[TrialRow], end_sec: float | None = None, points: int = CURVE_POINTS) -> MeanCurve | None:
+    """Average over a fixed set of trials (every trial with an observation) so the curve is not survivorship-biased:
+    a trial counts 0 until its first verified reward and keeps its last reward after it stops."""
     curves = [row.curve for row in rows if row.curve]
     if not curves:
         return None
-    end = max(curve[-1][0] for curve in curves)
+    end = end_sec if end_sec is not None else curve_end(rows)
     grid = np.linspace(0.0, end if end > 0 else 1.0, points)
     total = np.zeros(points)
-    seen = np.zeros(points)
     for curve in curves:
         times = np.array([t for t, _ in curve], dtype=np.float64)
         rewards = np.array([r for _, r in curve], dtype=np.float64)
-        values = step_value(times, rewards, grid)
-        observed = ~np.isnan(values)
-        total[observed] += values[observed]
-        seen[observed] += 1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = total / seen
-    keep = seen > 0
+        total += step_value(times, rewards, grid)
     return MeanCurve(
-        minutes=[float(m) / 60 for m in grid[keep]],
-        mean_reward=[float(v) for v in means[keep]],
-        n_trials=[int(n) for n in seen[keep]],
+        minutes=[float(m) / 60 for m in grid],
+        mean_reward=[float(v) for v in total / len(curves)],
+        n_trials=len(curves),
     )
 
 

@@ -1,14 +1,15 @@
-"""The five figures. Each returns (figure, series names); every series' artists carry ``gid="series:NAME"``,
-so a test (or a reader of the SVG) can check that a figure really contains what it claims."""
+"""The five figures. Each returns (figure, series names); every series' artists carry an SVG id
+``series:NAME`` (bars: ``series:NAME:THRESHOLD``), so a test or a reader of the SVG can check that a figure
+really contains what it claims."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from lhtb.figures.data import heat_matrix, mean_curve, rewards_by_label, row_label
+from lhtb.figures.data import curve_end, heat_matrix, mean_curve, rewards_by_label, row_label
 from lhtb.metrics.models import GroupMetrics, threshold_key
 from lhtb.metrics.rows import TrialRow
 from lhtb.report.models import Report
@@ -24,6 +25,14 @@ def _figure(width: float, height: float) -> Figure:
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
+
+
+def _horizontal() -> dict[str, Any]:
+    """boxplot's ``vert`` became ``orientation`` in matplotlib 3.10; support both."""
+    import matplotlib
+
+    major, minor = (int(part) for part in matplotlib.__version__.split(".")[:2])
+    return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
 
 
 def _gid(name: str) -> str:
@@ -47,7 +56,7 @@ def reward_distribution(report: Report, rows: Sequence[TrialRow], colors: dict[s
         shown = values if values.size <= MAX_DOTS else rng.choice(values, MAX_DOTS, replace=False)
         jitter = rng.uniform(-0.18, 0.18, shown.size)
         ax.scatter(shown, i + jitter, s=10, alpha=0.45, color=colors[name], gid=_gid(name), linewidths=0)
-        ax.boxplot([values], positions=[i], vert=False, widths=0.5, showfliers=False, manage_ticks=False)
+        ax.boxplot([values], positions=[i], widths=0.5, showfliers=False, manage_ticks=False, **_horizontal())
     ax.set_yticks(range(len(names)), list(reversed(names)))
     ax.axvline(report.settings.threshold, color="0.4", linestyle="--", linewidth=1)
     ax.set_xlim(-0.03, 1.03)
@@ -66,8 +75,8 @@ def pass_rates(report: Report, colors: dict[str, str]) -> FigureResult:
         heights = [100 * (group.pass_rates.get(threshold_key(t)) or 0.0) for t in thresholds]
         offsets = np.arange(len(thresholds)) + (i - (len(groups) - 1) / 2) * width
         bars = ax.bar(offsets, heights, width, label=group.display_name, color=colors[group.display_name])
-        for bar in bars:
-            bar.set_gid(_gid(group.display_name))
+        for j, bar in enumerate(bars):
+            bar.set_gid(f"{_gid(group.display_name)}:{thresholds[j]:g}")  # SVG ids must be unique
     ax.set_xticks(range(len(thresholds)), [f"reward ≥ {t:g}" for t in thresholds])
     ax.set_ylim(0, 105)
     ax.set_ylabel("pass@1 (% of scored trials)")
@@ -84,17 +93,18 @@ def cost_vs_reward(report: Report, colors: dict[str, str]) -> FigureResult:
     ax = fig.add_subplot()
     for group in priced:
         low, high = group.ci_low or 0.0, group.ci_high or 0.0
-        mean = group.mean_reward or 0.0
-        ax.errorbar(
-            [group.cost_per_task],
+        mean, cost = group.mean_reward or 0.0, group.cost_per_task or 0.0
+        marker = ax.errorbar(
+            [cost],
             [mean],
             yerr=[[mean - low], [high - mean]],
             fmt="o",
             color=colors[group.display_name],
             capsize=3,
-            gid=_gid(group.display_name),
         )
-        ax.annotate(group.display_name, (group.cost_per_task or 0.0, mean), xytext=(5, 5), textcoords="offset points")
+        marker.lines[0].set_gid(_gid(group.display_name))
+        ax.annotate(group.display_name, (cost, mean), xytext=(5, 5), textcoords="offset points")
+    ax.set_xlim(0, 1.15 * max([g.cost_per_task or 0.0 for g in priced], default=0.0) or 1.0)
     if unpriced:
         ax.text(0.01, 0.01, "cost unknown: " + ", ".join(unpriced), transform=ax.transAxes, fontsize="small")
     ax.set_ylim(-0.03, 1.03)
@@ -108,16 +118,17 @@ def reward_over_time(report: Report, rows: Sequence[TrialRow], colors: dict[str,
     fig = _figure(7.5, 4.5)
     ax = fig.add_subplot()
     drawn = []
+    end_sec = curve_end(rows)
     for group in board(report):
         name = group.display_name
-        curve = mean_curve([r for r in rows if row_label(r) == name])
+        curve = mean_curve([r for r in rows if row_label(r) == name], end_sec)
         if curve is None:
             continue
         ax.step(curve.minutes, curve.mean_reward, where="post", color=colors[name], label=name, gid=_gid(name))
         drawn.append(name)
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel("agent time (minutes; paused time excluded)")
-    ax.set_ylabel("mean reward so far")
+    ax.set_ylabel("mean reward (0 until first verified)")
     ax.set_title("Reward over time (checkpoints, phase ends, final reward)")
     if drawn:
         ax.legend(loc="lower right", fontsize="small")
@@ -132,8 +143,10 @@ def task_agent_heatmap(report: Report) -> FigureResult:
     tasks, matrix = heat_matrix(cells, agents)
     fig = _figure(2.5 + 1.1 * len(agents), 1.5 + 0.3 * len(tasks))
     ax = fig.add_subplot()
-    image = ax.imshow(np.ma.masked_invalid(matrix), cmap="viridis", vmin=0, vmax=1, aspect="auto")
-    image.cmap.set_bad("0.85")
+    from matplotlib import colormaps
+
+    cmap = colormaps["viridis"].with_extremes(bad="0.85")  # grey: no scored trial
+    image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=0, vmax=1, aspect="auto")
     image.set_gid(_gid("matrix"))
     ax.set_xticks(range(len(agents)), agents, rotation=30, ha="right")
     ax.set_yticks(range(len(tasks)), tasks)

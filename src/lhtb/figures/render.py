@@ -16,12 +16,10 @@ DEFAULT_FORMATS = ("png", "svg")
 
 def _colors(report: Report) -> dict[str, str]:
     from matplotlib import colormaps
+    from matplotlib.colors import to_hex
 
-    palette = colormaps["tab10"].colors
-    names = [g.display_name for g in report.leaderboard]
-    return {
-        name: "#{:02x}{:02x}{:02x}".format(*(int(255 * c) for c in palette[i % 10])) for i, name in enumerate(names)
-    }
+    palette = colormaps["tab10"]
+    return {g.display_name: to_hex(palette(i % 10)) for i, g in enumerate(report.leaderboard)}
 
 
 def render_figures(

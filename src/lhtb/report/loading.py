@@ -10,6 +10,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -55,7 +56,9 @@ def _reason(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def load_results(trial_dirs: list[str], flags: tuple[str, ...]) -> tuple[list[TrialRow], list[str], int]:
+def load_results(
+    trial_dirs: list[str], flags: tuple[str, ...], curves: bool = True
+) -> tuple[list[TrialRow], list[str], int]:
     """Parse and project each trial's result.json: (rows, "path: reason" problems, trials with no result yet).
 
     A missing file is an unfinished trial; a file that cannot be read or validated is a problem, never dropped.
@@ -77,28 +80,34 @@ def load_results(trial_dirs: list[str], flags: tuple[str, ...]) -> tuple[list[Tr
         except ValidationError as exc:
             problems.append(f"{path}: {_reason(exc)}")
             continue
-        rows.append(to_row(result, flags))
+        rows.append(to_row(result, flags, with_curve=curves))
     return rows, problems, unfinished
 
 
-def _load_all(trial_dirs: list[str], flags: tuple[str, ...], workers: int) -> tuple[list[TrialRow], list[str], int]:
+def _load_all(
+    trial_dirs: list[str], flags: tuple[str, ...], workers: int, curves: bool
+) -> tuple[list[TrialRow], list[str], int]:
     if workers <= 1 or len(trial_dirs) < PARALLEL_MIN_FILES:
-        return load_results(trial_dirs, flags)
+        return load_results(trial_dirs, flags, curves)
     chunks = [trial_dirs[i : i + _CHUNK] for i in range(0, len(trial_dirs), _CHUNK)]
     rows: list[TrialRow] = []
     problems: list[str] = []
     unfinished = 0
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for chunk_rows, chunk_problems, chunk_unfinished in pool.map(_load_plain, chunks, [flags] * len(chunks)):
+        for chunk_rows, chunk_problems, chunk_unfinished in pool.map(
+            _load_plain, chunks, [flags] * len(chunks), [curves] * len(chunks)
+        ):
             rows.extend(TrialRow(*row) for row in chunk_rows)
             problems.extend(chunk_problems)
             unfinished += chunk_unfinished
     return rows, problems, unfinished
 
 
-def _load_plain(trial_dirs: list[str], flags: tuple[str, ...]) -> tuple[list[tuple[object, ...]], list[str], int]:
+def _load_plain(
+    trial_dirs: list[str], flags: tuple[str, ...], curves: bool
+) -> tuple[list[tuple[Any, ...]], list[str], int]:
     """``load_results`` for a worker: plain tuples unpickle several times faster than NamedTuples."""
-    rows, problems, unfinished = load_results(trial_dirs, flags)
+    rows, problems, unfinished = load_results(trial_dirs, flags, curves)
     return [tuple(row) for row in rows], problems, unfinished
 
 
@@ -110,8 +119,13 @@ def _trial_dirs(trials_dir: Path) -> list[str]:
         return sorted(entry.path for entry in entries if entry.is_dir())
 
 
-def load_jobs(job_dirs: list[Path], *, skip_unreadable: bool = False, workers: int | None = None) -> LoadedJobs:
-    """Rows of every finished trial in ``job_dirs`` (each directory once); raise on unreadable results."""
+def load_jobs(
+    job_dirs: list[Path], *, skip_unreadable: bool = False, workers: int | None = None, curves: bool = True
+) -> LoadedJobs:
+    """Rows of every finished trial in ``job_dirs`` (each directory once); raise on unreadable results.
+
+    ``curves=False`` skips projecting reward curves (only figures draw them).
+    """
     loaded = LoadedJobs()
     workers = workers if workers is not None else (os.cpu_count() or 1)
     seen: set[Path] = set()
@@ -122,7 +136,7 @@ def load_jobs(job_dirs: list[Path], *, skip_unreadable: bool = False, workers: i
         seen.add(resolved)
         config = _read_config(job_dir)
         flags = job_flags(config)
-        rows, problems, unfinished = _load_all(_trial_dirs(job_dir / "trials"), flags, workers)
+        rows, problems, unfinished = _load_all(_trial_dirs(job_dir / "trials"), flags, workers, curves)
         loaded.rows.extend(rows)
         loaded.problems.extend(problems)
         loaded.jobs.append(

@@ -38,7 +38,7 @@ class TaskCell(_Strict):
 
 
 class Report(_Strict):
-    schema_: Literal["lhtb.report/1"] = Field(default=REPORT_SCHEMA, alias="schema")
+    schema_: Literal["lhtb.report/1"] = Field(default="lhtb.report/1", alias="schema")
     jobs: list[JobInfo]
     settings: MetricSettings
     denominator_rule: str

@@ -41,7 +41,8 @@ def render_table(report: Report, *, width: int = 160) -> str:
     for section in sections(report):
         table = Table(title=section.title, caption=section.caption or None)
         for column in section.columns:
-            table.add_column(column.header, justify="right" if column.numeric else "left", overflow="fold")
+            justify: Literal["right", "left"] = "right" if column.numeric else "left"
+            table.add_column(column.header, justify=justify, no_wrap=column.numeric, overflow="fold")
         for group in section.rows:
             table.add_row(*(column.cell(group) for column in section.columns))
         console.print(table)

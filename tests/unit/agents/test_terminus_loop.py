@@ -88,7 +88,7 @@ def test_task_complete_must_be_confirmed_twice(tmp_path: Path) -> None:
 
 def test_unconfirmed_completion_resets_when_work_continues(tmp_path: Path) -> None:
     script = replies([turn(complete=True), turn("echo more\n"), turn(complete=True), turn(complete=True)])
-    agent, model = make_agent(script)
+    agent, _model = make_agent(script)
     assert run(agent, tmp_path).usage.episodes == 4
 
 
@@ -103,7 +103,9 @@ def test_malformed_reply_gets_corrective_feedback(tmp_path: Path) -> None:
 
 
 def test_still_running_command_is_reported(tmp_path: Path) -> None:
-    agent, model = make_agent(replies([turn("sleep 100\n", duration=1.0), turn("C-c"), turn(complete=True)] + [turn(complete=True)]))
+    agent, model = make_agent(
+        replies([turn("sleep 100\n", duration=1.0), turn("C-c"), turn(complete=True), turn(complete=True)])
+    )
     run(agent, tmp_path)
     assert "still running when its 1.0 s wait ended" in model.calls[1][-1]["content"]
 
@@ -129,7 +131,7 @@ def test_cost_limit(tmp_path: Path) -> None:
 def test_context_is_summarised_near_the_window(tmp_path: Path) -> None:
     # window 2400 - 100 reply tokens, summarise at 80 % = 1840 tokens; each observation is ~540 tokens, so
     # the prompt before the 4th call (~1900 tokens) triggers the summary.
-    script = replies([turn("big 2000\n")] * 3) + ["SUMMARY: printed y three times"] + replies([turn(complete=True)] * 2)
+    script = [*replies([turn("big 2000\n")] * 3), "SUMMARY: printed y three times", *replies([turn(complete=True)] * 2)]
     agent, model = make_agent(script, max_reply_tokens=100, keep_recent_turns=1, max_output_chars=100_000)
     model.context_window = 2_400
     outcome = run(agent, tmp_path)
@@ -148,7 +150,7 @@ def test_context_is_summarised_near_the_window(tmp_path: Path) -> None:
 
 
 def test_provider_context_error_triggers_summary_and_retry(tmp_path: Path) -> None:
-    script = replies([turn("echo a\n"), turn("echo b\n")]) + [LlmContextWindowError("too long"), "summary"]
+    script = [*replies([turn("echo a\n"), turn("echo b\n")]), LlmContextWindowError("too long"), "summary"]
     script += replies([turn(complete=True)] * 2)
     agent, _ = make_agent(script, keep_recent_turns=1)
     assert run(agent, tmp_path).stop_reason == "completed" and agent.summaries == 1

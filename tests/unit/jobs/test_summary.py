@@ -53,3 +53,13 @@ def test_summary_counts_and_rates() -> None:
     assert good.pass_rate_095 == 1.0 and good.pass_rate_100 == 0.5
     assert (bad.n_scored, bad.mean_reward, bad.pass_rate_095) == (2, 0.0, 0.0)
     assert errors == {"environment_start": 1, "verifier_error": 1}
+
+
+def test_subtask_means_across_attempts() -> None:
+    from lhtb.jobs.summary import subtask_means
+    from lhtb.results.models import Subtask
+
+    first, second = _result("a", 0.5, n=1), _result("a", 1.0, n=2)
+    first.subtasks = [Subtask(name="x", weight=1, score=0.0), Subtask(name="y", weight=1, score=1.0)]
+    second.subtasks = [Subtask(name="x", weight=1, score=1.0), Subtask(name="y", weight=1, score=1.0)]
+    assert subtask_means([first, second]) == {("task", "a"): {"x": (0.5, 2), "y": (1.0, 2)}}

@@ -34,11 +34,15 @@ def test_unknown_price_is_recorded_as_unknown() -> None:
 
 def test_usage_from_openai_and_anthropic_shaped_responses() -> None:
     openai_like = SimpleNamespace(
-        usage=SimpleNamespace(prompt_tokens=120, completion_tokens=30, prompt_tokens_details=SimpleNamespace(cached_tokens=100))
+        usage=SimpleNamespace(
+            prompt_tokens=120, completion_tokens=30, prompt_tokens_details=SimpleNamespace(cached_tokens=100)
+        )
     )
     assert usage_from_response(openai_like) == CallUsage(120, 100, 30)
     anthropic_like = SimpleNamespace(
-        usage=SimpleNamespace(prompt_tokens=50, completion_tokens=5, prompt_tokens_details=None, cache_read_input_tokens=20)
+        usage=SimpleNamespace(
+            prompt_tokens=50, completion_tokens=5, prompt_tokens_details=None, cache_read_input_tokens=20
+        )
     )
     assert usage_from_response(anthropic_like) == CallUsage(50, 20, 5)
     assert usage_from_response(SimpleNamespace()) == CallUsage()

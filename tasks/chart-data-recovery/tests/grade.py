@@ -1,0 +1,129 @@
+# lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
+"""Verifier of chart-data-recovery: run the agent's ``/app/digitize.py CHART.png META.json`` on charts it never saw.
+
+Charts are rendered here, at verify time, by tests/chartgen.py (the same generator that made the public
+examples) from the verifier's own seed, in families: clean line charts, several series (with colours spelled
+in every accepted way), log y axes, grouped bars, bars with negative values, JPEG/noise artifacts, and
+small/large figures. A point's error is its distance from the true value as a fraction of the y axis span
+(in log10 units on a log axis); a point is a hit when that error is at most 1 %.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+
+from chartgen import PUBLIC_CASES, PUBLIC_SEED, expected_of, make_spec, meta_of, write_case
+
+from lhtb.grading import Scorecard, stress
+from lhtb.grading.sandbox import AgentRunner, work_dir
+
+SEED = 771903
+APP_DIR = "/app"
+DIGITIZE = "/app/digitize.py"
+HIT = 0.01
+PER_FAMILY = 4
+HIT_BANDS = [(0.5, 0.0), (0.9, 0.6), (0.97, 1.0)]
+
+
+def family_knobs(family: str, rng: random.Random) -> dict:
+    pick = stress.pick
+    if family == "clean_line":
+        return dict(kind="line")
+    if family == "multi_series":
+        return dict(kind="line", n_series=pick(rng, [2, 3, 4]), colors="mixed")
+    if family == "log_axis":
+        return dict(kind="line", yscale="log", n_series=pick(rng, [1, 2]))
+    if family == "bars":
+        return dict(kind="bar", n_series=pick(rng, [1, 2, 3]), colors="mixed")
+    if family == "bars_negative":
+        return dict(kind="bar", n_series=pick(rng, [1, 2, 3]), negative=True)
+    if family == "noisy":
+        kind = pick(rng, ["line", "bar"])
+        return dict(kind=kind, n_series=pick(rng, [1, 2]), noise=True)
+    if family == "sizes":
+        kind = pick(rng, ["line", "bar"])
+        return dict(kind=kind, n_series=pick(rng, [1, 2]), size="varied",
+                    yscale="log" if kind == "line" and rng.random() < 0.4 else "linear")
+    raise KeyError(family)
+
+
+FAMILIES = ["clean_line", "multi_series", "log_axis", "bars", "bars_negative", "noisy", "sizes"]
+
+
+def point_errors(actual: object, meta: dict, expected: dict) -> list[float]:
+    """One error per expected point (1.0 when missing or invalid)."""
+    series = actual.get("series") if isinstance(actual, dict) else None
+    series = series if isinstance(series, dict) else {}
+    log = meta["yscale"] == "log"
+    low, high = meta["ylim"]
+    span = math.log10(high) - math.log10(low) if log else high - low
+    errors = []
+    for name, truth in expected["series"].items():
+        got = series.get(name)
+        got = got if isinstance(got, list) and len(got) == len(truth) else [None] * len(truth)
+        for value, target in zip(got, truth):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                errors.append(1.0)
+            elif log:
+                errors.append(1.0 if value <= 0 else min(1.0, abs(math.log10(value) - math.log10(target)) / span))
+            else:
+                errors.append(min(1.0, abs(value - target) / abs(span)))
+    return errors
+
+
+class Digitizer:
+    def __init__(self) -> None:
+        self.runner = AgentRunner(APP_DIR, timeout_sec=20.0, max_timeouts=3)
+        self.work_dir = work_dir("charts-")
+
+    def run(self, stem: str, spec: dict) -> tuple[list[float], bool]:
+        png, meta_path = write_case(spec, self.work_dir, stem)
+        run = self.runner.run([sys.executable, DIGITIZE, str(png), str(meta_path)])
+        actual = None
+        if run.ok:
+            try:
+                actual = json.loads(run.stdout)
+            except ValueError:
+                actual = None
+        well_formed = isinstance(actual, dict) and isinstance(actual.get("series"), dict) and all(
+            isinstance(actual["series"].get(s["name"]), list) and len(actual["series"][s["name"]]) == len(s["values"])
+            for s in spec["series"])
+        return point_errors(actual, meta_of(spec), expected_of(spec)), well_formed
+
+
+def main() -> None:
+    card = Scorecard()
+    seed = stress.seed_from_env(SEED)
+    card.metadata["seed"] = seed
+    digitizer = Digitizer()
+
+    public = [digitizer.run(f"public-{i}", make_spec(random.Random(PUBLIC_SEED + i), **knobs))
+              for i, (_stem, knobs) in enumerate(PUBLIC_CASES)]
+    card.binary("public_runs", 0.5, all(ok for _e, ok in public), visibility="public",
+                detail="digitize.py prints well-formed JSON for the /app/examples charts")
+    public_errors = [e for errs, _ok in public for e in errs]
+    card.fraction("public_examples", 1, [e <= HIT for e in public_errors], visibility="public",
+                  detail="points of the /app/examples charts within 1 % of the axis span")
+
+    all_errors = []
+    for family in FAMILIES:
+        errors = []
+        for index in range(PER_FAMILY):
+            rng = stress.rng(seed, family, index)
+            spec = make_spec(rng, **family_knobs(family, rng))
+            errs, _ok = digitizer.run(f"{family}-{index}", spec)
+            errors += errs
+        all_errors += errors
+        hits = sum(e <= HIT for e in errors) / len(errors)
+        card.banded(f"hidden_{family}", 2, hits, bands=HIT_BANDS,
+                    detail=f"{family}: fraction of points within 1 % of the axis span = {hits:.3f}")
+    card.continuous("hidden_mean_error", 3, math.fsum(all_errors) / len(all_errors), target=0.0,
+                    tolerance=0.004, bound=0.05, detail="mean point error over all hidden charts (axis fraction)")
+    card.write()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+# lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
+"""The data directory: a handful of JSON documents plus the ledgerlib journal."""
+
+import json
+import os
+
+from ledgerlib import Journal
+
+from invctl import money
+from invctl.errors import UserError
+
+ACCOUNTS = [
+    "1000 Cash",
+    "1100 Receivables",
+    "1200 Inventory",
+    "2000 Payables",
+    "2100 Sales Tax",
+    "4000 Sales",
+    "5000 Cost of Goods",
+    "5100 Shrinkage",
+]
+DOCUMENTS = ("settings", "items", "customers", "invoices", "payments")
+
+
+class Store:
+    """Loads every document of a data directory, and saves them back."""
+
+    def __init__(self, data_dir):
+        self.data_dir = data_dir
+        self.docs = {}
+        self.journal = None
+
+    def path(self, name):
+        return os.path.join(self.data_dir, name + ".json")
+
+    @property
+    def initialized(self):
+        return os.path.exists(self.path("settings"))
+
+    def load(self):
+        if not self.initialized:
+            raise UserError(f"no data here; run 'init' first")
+        for name in DOCUMENTS:
+            with open(self.path(name), encoding="utf-8") as handle:
+                self.docs[name] = json.load(handle)
+        self.configure()
+        if self.settings.get("schema", 1) < 2:
+            self.upgrade_documents()
+        self.journal = Journal(self.path("journal"), money.config(), ACCOUNTS, upgrade=True)
+        return self
+
+    def configure(self):
+        money.configure(self.settings["currency"])
+
+    def upgrade_documents(self):
+        """Convert the float amounts of a schema-1 data directory (invctl on ledgerlib 1) to int cents."""
+        cents = money.from_legacy
+        for item in self.items.values():
+            item["price"], item["avg_cost"] = cents(item["price"]), cents(item["avg_cost"])
+        for customer in self.customers.values():
+            customer["credit"] = cents(customer["credit"])
+            if customer["limit"] is not None:
+                customer["limit"] = cents(customer["limit"])
+        for invoice in self.invoices.values():
+            for key in ("subtotal", "tax", "total", "paid", "cost"):
+                invoice[key] = cents(invoice[key])
+            for line in invoice["lines"]:
+                line["price"], line["amount"] = cents(line["price"]), cents(line["amount"])
+        for payment in self.payments:
+            payment["amount"] = cents(payment["amount"])
+            payment["applied"] = {inv: cents(part) for inv, part in payment["applied"].items()}
+        self.settings["schema"] = 2
+
+    def create(self, currency, tax_rate):
+        os.makedirs(self.data_dir, exist_ok=True)
+        self.docs = {
+            "settings": {"currency": currency, "tax_rate": tax_rate, "schema": 2},
+            "items": {},
+            "customers": {},
+            "invoices": {},
+            "payments": [],
+        }
+        for name in ("journal",):
+            if os.path.exists(self.path(name)):
+                os.remove(self.path(name))
+        self.configure()
+        self.journal = Journal(self.path("journal"), money.config(), ACCOUNTS)
+        return self
+
+    def save(self):
+        for name, doc in self.docs.items():
+            tmp = self.path(name) + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as handle:
+                json.dump(doc, handle, indent=1, sort_keys=True)
+            os.replace(tmp, self.path(name))
+        self.journal.save()
+
+    @property
+    def settings(self):
+        return self.docs["settings"]
+
+    @property
+    def items(self):
+        return self.docs["items"]
+
+    @property
+    def customers(self):
+        return self.docs["customers"]
+
+    @property
+    def invoices(self):
+        return self.docs["invoices"]
+
+    @property
+    def payments(self):
+        return self.docs["payments"]

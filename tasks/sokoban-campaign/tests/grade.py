@@ -1,0 +1,88 @@
+# lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
+"""Verifier of sokoban-campaign: run the agent's ``/app/solver.py LEVEL`` on levels it never saw.
+
+Levels come from tests/generator.py (reverse play from solved states, so each is solvable) with the
+verifier's own seed; every optimum is proven by tests/reference.py (A*, consistent heuristic) while the level
+is generated. Every move string is replayed in the verifier's own engine copy (tests/sokoban), so edits to
+/app/sokoban change nothing here.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from generator import FAMILIES, generate
+from sokoban import parse_level, replay
+
+from lhtb.grading import Scorecard, stress
+from lhtb.grading.sandbox import AgentRunner, work_dir
+
+SEED = stress.seed_from_env(60417)
+PUBLIC_SEED = 777  # the campaign in /app/levels
+APP_DIR = "/app"
+SOLVER = "/app/solver.py"
+TIME_LIMIT_SEC = 10.0
+# family -> (levels, weight)
+HIDDEN = {"small": (4, 1), "medium": (5, 2), "rooms": (5, 2), "crowded": (5, 2), "irregular": (5, 2)}
+OPTIMALITY_BANDS = [(0.5, 0.0), (0.9, 0.5), (1.0, 1.0)]
+
+
+class Player:
+    def __init__(self) -> None:
+        self.runner = AgentRunner(APP_DIR, timeout_sec=TIME_LIMIT_SEC, max_timeouts=4)
+        self.dir = work_dir("sokoban-levels-")
+        self.notes: list[str] = []
+
+    def play(self, name: str, text: str, optimum: int) -> tuple[bool, float]:
+        """(solved, optimum / moves or 0) for one level."""
+        path = self.dir / f"{name}.xsb"
+        path.write_text(text)
+        path.chmod(0o644)
+        run = self.runner.run([sys.executable, SOLVER, str(path)])
+        if not run.ok:
+            self.notes.append(f"{name}: {run.note}")
+            return False, 0.0
+        outcome = replay(parse_level(text), run.stdout)
+        if not outcome.solved:
+            self.notes.append(f"{name}: {outcome.error}")
+            return False, 0.0
+        return True, min(1.0, optimum / max(outcome.moves, 1))
+
+
+def main() -> None:
+    card = Scorecard()
+    card.metadata["seed"] = SEED
+    player = Player()
+
+    public = []
+    number = 0
+    for family in FAMILIES:
+        for index in range(2):
+            number += 1
+            text, optimum = generate(stress.rng(PUBLIC_SEED, "public", family, index), family,
+                                     title=f"Campaign {number}")
+            public.append(player.play(f"campaign-{number:02d}", text, optimum)[0])
+    card.episodes("public_campaign", 1, public, visibility="public", detail="the ten levels in /app/levels")
+
+    ratios = []
+    for family, (count, weight) in HIDDEN.items():
+        results = []
+        for index in range(count):
+            text, optimum = generate(stress.rng(SEED, family, index), family, title=f"{family} {index + 1}")
+            results.append(player.play(f"{family}-{index}", text, optimum))
+        card.episodes(f"hidden_{family}", weight, [solved for solved, _ in results], detail=f"{family} levels")
+        ratios += [ratio for _, ratio in results]
+    card.banded(
+        "hidden_move_optimality",
+        3,
+        sum(ratios) / len(ratios),
+        bands=OPTIMALITY_BANDS,
+        detail="mean of optimal/actual moves over hidden levels (0 when unsolved)",
+    )
+    if player.notes:
+        print("failed levels:\n  " + "\n  ".join(player.notes[:40]))
+    card.write()
+
+
+if __name__ == "__main__":
+    main()

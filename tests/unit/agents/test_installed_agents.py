@@ -1,0 +1,88 @@
+"""Installed CLI agents: install skipped when present, run command and env wiring, usage parsed from logs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from lhtb.agents.base import AgentContext
+from lhtb.agents.installed import RECIPES, InstalledAgent
+from lhtb.agents.installed.adapters import claude_usage, codex_usage
+from lhtb.agents.registry import create_agent
+from lhtb.environments.base import ExecResult
+from lhtb.errors import AgentSetupError
+from lhtb.results.models import AgentSpec
+
+
+class FakeEnv:
+    def __init__(self, exit_codes: list[int], stdout: str = "") -> None:
+        self.exit_codes = exit_codes
+        self.stdout = stdout
+        self.commands: list[tuple[str, dict[str, str] | None]] = []
+        self.uploads: list[str] = []
+
+    async def exec(self, command: str, *, env: dict[str, str] | None = None, **_: Any) -> ExecResult:
+        self.commands.append((command, env))
+        return ExecResult(self.exit_codes.pop(0), self.stdout, "err", False, 0.01)
+
+    async def upload_tar(self, tar_bytes: bytes, dest: str) -> None:
+        self.uploads.append(dest)
+
+
+def _context(env: FakeEnv, tmp_path: Path) -> AgentContext:
+    return AgentContext(task=SimpleNamespace(), environment=env, logs_dir=tmp_path, timeout_sec=60)  # type: ignore[arg-type]
+
+
+def test_every_recipe_is_registered() -> None:
+    for name in RECIPES:
+        assert isinstance(create_agent(AgentSpec(name=name, model="m")), InstalledAgent)
+
+
+def test_codex_run_wiring_and_usage(tmp_path: Path) -> None:
+    events = [{"type": "turn.completed", "usage": {"input_tokens": 100, "cached_input_tokens": 40, "output_tokens": 7}}]
+    env = FakeEnv([0, 0], stdout="\n".join(json.dumps(e) for e in events * 2))
+    spec = AgentSpec(name="codex", model="gpt-5", kwargs={"api_base": "http://127.0.0.1:8089/v1"})
+    agent = create_agent(spec)
+
+    async def go() -> Any:
+        await agent.setup(_context(env, tmp_path))
+        return await agent.run(_context(env, tmp_path), "do it")
+
+    outcome = asyncio.run(go())
+    install, run = env.commands
+    assert "command -v codex" in install[0] and "npm install -g @openai/codex" in install[0]
+    assert "--model gpt-5" in run[0] and '"$(cat /tmp/lhtb-agent/instruction.md)"' in run[0]
+    assert run[1] is not None and run[1]["OPENAI_BASE_URL"] == "http://127.0.0.1:8089/v1"
+    assert outcome.stop_reason == "completed"
+    assert (outcome.usage.input_tokens, outcome.usage.cached_input_tokens, outcome.usage.episodes) == (200, 80, 2)
+    assert outcome.usage.cost_usd is None
+    assert (tmp_path / "stdout.txt").is_file()
+
+
+def test_install_failure_is_an_agent_setup_error(tmp_path: Path) -> None:
+    agent = create_agent(AgentSpec(name="claude-code", model="m"))
+    with pytest.raises(AgentSetupError, match="preinstall claude"):
+        asyncio.run(agent.setup(_context(FakeEnv([1]), tmp_path)))
+
+
+def test_claude_usage_from_stream_json() -> None:
+    result = {
+        "type": "result",
+        "num_turns": 3,
+        "total_cost_usd": 0.12,
+        "usage": {
+            "input_tokens": 10,
+            "cache_read_input_tokens": 90,
+            "cache_creation_input_tokens": 5,
+            "output_tokens": 20,
+        },
+    }
+    usage = claude_usage('{"type": "system"}\nnot json\n' + json.dumps(result))
+    assert (usage.input_tokens, usage.cached_input_tokens, usage.output_tokens) == (105, 90, 20)
+    assert usage.cost_usd == 0.12 and usage.episodes == 3
+    assert codex_usage("").episodes == 0
