@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test suite. `scripts/test.sh` runs everything (unit + Docker integration + lint + types);
+# The test suite. `scripts/test.sh` runs everything: lint, types, unit and Docker integration tests (the local-LLM
+# end-to-end included), then `lhtb tasks check` on every bundled task (skip it with LHTB_SKIP_TASKS_CHECK=1).
 # `scripts/test.sh --quick` runs only the fast offline unit tests. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,12 @@ if [ "$quick" = 1 ]; then
 fi
 
 bash scripts/setup.sh
-.venv/bin/ruff check src tests bench
-.venv/bin/ruff format --check src tests bench
+.venv/bin/ruff check src tests bench tasks
+.venv/bin/ruff format --check src tests bench tasks
 .venv/bin/mypy
 .venv/bin/pytest tests -q "$@"
+# Every QA gate on every bundled task (oracle = 1.0, nop, baseline band, determinism, leaks, integrity audit).
+if [ "${LHTB_SKIP_TASKS_CHECK:-0}" != 1 ]; then
+  mkdir -p build
+  .venv/bin/lhtb tasks check tasks -n 2 --report build/qa-report.json
+fi

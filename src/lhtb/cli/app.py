@@ -105,11 +105,12 @@ def tasks_check(
     report: Annotated[Path, typer.Option("--report", help="Where to write the JSON report.")] = Path("qa-report.json"),
     concurrency: Annotated[int, typer.Option("-n", "--concurrency", min=1)] = 1,
     scan_layers: Annotated[bool, typer.Option("--scan-layers/--no-scan-layers")] = True,
+    markdown: Annotated[Path | None, typer.Option("--markdown", help="Also write a task catalogue.")] = None,
 ) -> None:
     """Run every QA gate on tasks: oracle = 1.0, nop <= 0.05, baseline band, determinism, leaks and more."""
     from lhtb.cli.qa_commands import check_command
 
-    raise typer.Exit(check_command(paths, report, concurrency, scan_layers))
+    raise typer.Exit(check_command(paths, report, concurrency, scan_layers, markdown))
 
 
 @tasks_app.command("init")

@@ -59,7 +59,9 @@ def print_problems(reports: list[QaTaskReport]) -> None:
                 console.print(f"[{colour}]{label}[/{colour}] {report.task} · {gate.name}: {gate.detail}")
 
 
-def check_command(paths: list[Path], report_path: Path, concurrency: int, scan_layers: bool) -> int:
+def check_command(
+    paths: list[Path], report_path: Path, concurrency: int, scan_layers: bool, markdown: Path | None = None
+) -> int:
     from lhtb.qa.check import check_tasks
 
     try:
@@ -71,6 +73,11 @@ def check_command(paths: list[Path], report_path: Path, concurrency: int, scan_l
     reports = asyncio.run(check_tasks(loads, concurrency=concurrency, scan_layers=scan_layers, progress=console.print))
     report = QaReport(created_at=datetime.now(UTC), lhtb_version=lhtb.__version__, tasks=reports)
     write_model_atomic(report_path, report)
+    if markdown is not None:
+        from lhtb.fs import write_text_atomic
+        from lhtb.qa.markdown import tasks_markdown
+
+        write_text_atomic(markdown, tasks_markdown(report))
     console.print(render(reports))
     print_problems(reports)
     failed = [r.task for r in reports if not r.passed]

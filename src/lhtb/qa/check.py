@@ -57,6 +57,7 @@ def reward_gates(task: Task, report: QaTaskReport, probes: dict[str, Probe]) -> 
     detail = "; ".join(f"{p.agent}: {[v.reward for v in p.verdicts]}" for p in graded)
     _gate(report, "deterministic", deterministic, detail)
     subtasks = oracle.verdicts[0].subtasks if oracle.verdicts else []
+    report.subtasks = list(subtasks)
     total = math.fsum(s.weight for s in subtasks)
     hidden = math.fsum(s.weight for s in subtasks if s.visibility == "hidden")
     share = hidden / total if total else 0.0
@@ -86,6 +87,9 @@ async def check_task(load: TaskLoad, work_dir: Path, *, scan_layers: bool = True
         return report
     task = load.task
     report.category = task.config.metadata.category
+    report.description = task.config.task.description or ""
+    report.expert_time_estimate_min = task.config.metadata.expert_time_estimate_min
+    report.agent_timeout_sec = task.config.agent.timeout_sec
     _gate(report, "valid", True)
     static_gates(task, report)
     started = time.monotonic()

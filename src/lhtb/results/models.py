@@ -281,6 +281,10 @@ class QaTaskReport(_Strict):
     rewards: dict[str, float | None] = Field(default_factory=dict)  # agent → reward
     verifier_sec: float = 0.0
     build_sec: float = 0.0
+    subtasks: list[Subtask] = Field(default_factory=list)  # the oracle's scorecard: names, kinds, weights
+    description: str = ""
+    expert_time_estimate_min: float | None = None
+    agent_timeout_sec: float | None = None
 
     @property
     def passed(self) -> bool:
