@@ -13,8 +13,8 @@ if [ "$quick" = 1 ]; then
 fi
 
 bash scripts/setup.sh
-.venv/bin/ruff check src tests bench tasks
-.venv/bin/ruff format --check src tests bench tasks
+.venv/bin/ruff check src tests bench
+.venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
 .venv/bin/pytest tests -q "$@"
 # Every QA gate on every bundled task (oracle = 1.0, nop, baseline band, determinism, leaks, integrity audit).
