@@ -114,3 +114,13 @@ class Improves(_Resumable):
     """Adds one unit of progress every 0.6 s for 5 units."""
 
     scripts = ["for i in 1 2 3 4 5; do echo x >> /app/progress; sleep 0.6; done; sleep 0.5"]
+
+
+class Crashes(_Resumable):
+    """Writes the right answer, then its own code raises: an agent error, graded on what it left."""
+
+    scripts = ["echo hello > /app/out.txt"]
+
+    async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
+        await self._step(context)
+        raise KeyError("bug in the agent")

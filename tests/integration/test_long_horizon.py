@@ -122,3 +122,13 @@ def test_checkpoints_give_a_monotone_curve(make_task, tmp_path: Path) -> None:
     assert result.reward == 1.0
     times = [point.agent_sec for point in result.reward_curve]
     assert times == sorted(times) and times[0] >= 0.7
+
+
+def test_a_crashing_agent_is_an_agent_error_and_still_graded(make_task, tmp_path: Path) -> None:
+    make_task("crashy")
+    _job, trials = run(make_task.root, tmp_path / "jobs", ("scripted_agents:Crashes",), name="crash")
+    result = next(iter(trials.values()))
+    assert result.error is not None and result.error.error_class.value == "agent_error"
+    assert "KeyError" in result.error.message and result.agent_outcome.stop_reason == "error"
+    assert result.reward == 1.0  # graded: an agent error counts with the reward its work earned
+    assert (tmp_path / "jobs" / "crash" / "trials" / result.trial_name / "agent" / "agent-exception.txt").is_file()

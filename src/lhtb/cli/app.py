@@ -125,6 +125,36 @@ def tasks_init(
     raise typer.Exit(init_command(name, directory, category))
 
 
+@tasks_app.command("audit")
+def tasks_audit(
+    paths: Annotated[list[Path], typer.Argument(help="Task directories or datasets.")],
+    report: Annotated[Path, typer.Option("--report", help="Where to write the JSON report.")] = Path(
+        "audit-report.json"
+    ),
+    concurrency: Annotated[int, typer.Option("-n", "--concurrency", min=1)] = 2,
+    budget: Annotated[float, typer.Option("--budget", help="Agent seconds per exploit trial.")] = 12.0,
+    checkpoint_interval: Annotated[float, typer.Option("--checkpoint-interval")] = 9.0,
+    exploit: Annotated[list[str] | None, typer.Option("--exploit", help="Only these exploits (repeat).")] = None,
+    mode: Annotated[list[str] | None, typer.Option("--mode", help="separate and/or shared (repeat).")] = None,
+    keep: Annotated[Path | None, typer.Option("--keep", help="Keep the audit's jobs in this directory.")] = None,
+) -> None:
+    """Run the exploit agents against tasks: every exploit must score at most nop and find nothing."""
+    from lhtb.cli.audit_commands import audit_command
+
+    raise typer.Exit(
+        audit_command(
+            paths,
+            report,
+            concurrency=concurrency,
+            budget_sec=budget,
+            checkpoint_sec=checkpoint_interval,
+            exploits=exploit or [],
+            modes=mode or [],
+            work_dir=keep,
+        )
+    )
+
+
 @jobs_app.command("resume")
 def jobs_resume(job_dir: Path) -> None:
     """Re-run exactly the trials of JOB_DIR that have no final result."""
@@ -229,6 +259,21 @@ def serve_local_model(
     from lhtb.cli.llm_commands import serve_local_model_command
 
     raise typer.Exit(serve_local_model_command(port, model, n_ctx, threads, prepare_only))
+
+
+@app.command()
+def view(
+    job_dirs: Annotated[list[Path], typer.Argument(help="Job directories (jobs/<job>).")],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Site directory [JOB_DIR/view for one job].")
+    ] = None,
+    serve: Annotated[bool, typer.Option("--serve", help="Then serve it on 127.0.0.1 until Ctrl-C.")] = False,
+    port: Annotated[int, typer.Option("--port", help="Port for --serve (0: any free port).")] = 8000,
+) -> None:
+    """Write a static web viewer (index, job and trial pages, trajectories, recordings) for job results."""
+    from lhtb.cli.view_commands import view_command
+
+    raise typer.Exit(view_command(job_dirs, output, serve=serve, port=port))
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import traceback
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,6 +14,8 @@ from typing import Any, Literal, cast
 
 from lhtb.agents.base import Agent, AgentContext, ResumableAgent
 from lhtb.environments.docker_env import DockerEnvironment
+from lhtb.errors import AgentError, LhtbError
+from lhtb.fs import write_text_atomic
 from lhtb.results.models import AgentOutcome, CheckpointRecord, PhaseRecord, Usage, VerifierOutcome
 from lhtb.trial.clock import AgentClock
 from lhtb.trial.feedback import diagnostic, rejection
@@ -111,7 +114,7 @@ class AgentLoop:
                 wait = min(self.clock.remaining, self._next_checkpoint_at - self.clock.used)
                 await asyncio.wait({task}, timeout=max(wait, 0.0))
                 if task.done():
-                    return task.result()
+                    return self._outcome_of(task)
                 if self.clock.remaining <= 0:
                     return await self._cut_off(task)
                 if self.clock.used >= self._next_checkpoint_at:
@@ -121,6 +124,17 @@ class AgentLoop:
             raise
         finally:
             self.clock.stop()
+
+    def _outcome_of(self, task: asyncio.Future[AgentOutcome]) -> AgentOutcome:
+        """The phase's outcome; a crash inside the agent's own code is the agent's error (graded), not ours."""
+        exc = task.exception()
+        if exc is None:
+            return task.result()
+        if isinstance(exc, LhtbError):
+            raise exc
+        trace = "".join(traceback.format_exception(exc))
+        write_text_atomic(self.context.logs_dir / "agent-exception.txt", trace)
+        raise AgentError(f"the agent raised {type(exc).__name__}: {exc}") from exc
 
     async def _cut_off(self, task: asyncio.Future[AgentOutcome]) -> AgentOutcome:
         task.cancel()

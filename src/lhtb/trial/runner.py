@@ -123,7 +123,11 @@ async def _run_agent(state: _State) -> None:
     context = AgentContext(plan.task, state.agent_env, logs_dir, plan.agent_timeout_sec)
     await _timed(state, "agent_setup", agent.setup(context))
     state.loop = AgentLoop(agent, context, state.agent_env, state.grader, state.grader.clock, plan.settings)
-    outcome = await _timed(state, "agent", state.loop.run(plan.task.instruction))
+    try:
+        outcome = await _timed(state, "agent", state.loop.run(plan.task.instruction))
+    except AgentError as exc:
+        state.agent_outcome = AgentOutcome(stop_reason="error", usage=state.loop.usage, message=str(exc))
+        raise
     state.agent_outcome = outcome.model_copy(update={"usage": state.loop.usage})
     if outcome.stop_reason == "error":
         raise AgentError(outcome.message or "the agent reported an error")
