@@ -1,0 +1,174 @@
+"""Parse a ``result.json`` straight into a :class:`TrialRow`, validating only the fields metrics read.
+
+``TrialResult.model_validate_json`` builds the whole model (subtasks with Python validators, verifier outcome,
+timestamps, usage per phase): ~36 µs per file, most of a report's time at 100,000 trials. The report needs a
+few fields, so here one ``TypeAdapter`` over ``TypedDict`` projections parses the whole JSON document in
+pydantic-core (malformed JSON is still an error) but builds and validates only those fields; everything
+else is skipped. What *is* read is validated at least as strictly as ``TrialResult`` does it: types, the
+schema id, the error class, and every reward finite in [0, 1] (the harness never writes anything else).
+:func:`row_from_json` must give the same row as ``to_row(TrialResult.model_validate_json(data))``:
+``bench/metrics_scale.py`` checks it on 100,000 synthetic results, field by field. Not validated (a full
+``TrialResult`` would reject them): subtasks, the verifier outcome, timestamps, per-phase usage, unknown keys.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, NotRequired
+
+from pydantic import ConfigDict, Field, TypeAdapter
+from typing_extensions import TypedDict  # pydantic needs it for TypedDicts before Python 3.12
+
+from lhtb.errors import ERROR_POLICY, ErrorClass
+from lhtb.metrics.rows import DIAGNOSTIC_FLAG, TrialRow
+
+_Finite = Annotated[float, Field(allow_inf_nan=False)]
+_Reward = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+_IGNORE = ConfigDict(extra="ignore")
+
+
+class _Agent(TypedDict):
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    name: str
+    model: NotRequired[str | None]
+
+
+class _Error(TypedDict):
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    error_class: ErrorClass
+
+
+class _Usage(TypedDict, total=False):
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    input_tokens: int
+    cached_input_tokens: int
+    output_tokens: int
+    cost_usd: _Finite | None
+    episodes: int
+
+
+class _Outcome(TypedDict, total=False):
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    stop_reason: Literal["completed", "timeout", "error", "cancelled", "not_started"]
+
+
+class _Timings(TypedDict, total=False):
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    agent: _Finite | None
+
+
+class _Phase(TypedDict, total=False):
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    stop_reason: str
+    reward: _Reward | None
+    agent_sec: _Finite
+
+
+class _Checkpoint(TypedDict):
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    agent_sec: _Finite
+    reward: _Reward | None
+
+
+class _Result(TypedDict):
+    """The fields of ``TrialResult`` that :func:`lhtb.metrics.rows.to_row` reads, with the same defaults."""
+
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    schema: NotRequired[Literal["lhtb.trial/1"]]
+    trial_name: str
+    job_name: str
+    task_name: str
+    category: NotRequired[str]
+    agent: _Agent
+    attempt: int
+    reward: NotRequired[_Reward | None]
+    error: NotRequired[_Error | None]
+    agent_outcome: NotRequired[_Outcome]
+    timings: NotRequired[_Timings]
+    phases: NotRequired[list[_Phase]]
+    reward_curve: NotRequired[list[_Checkpoint]]
+    usage: NotRequired[_Usage]
+    agent_timeout_sec: NotRequired[_Finite | None]
+    continue_until_timeout: NotRequired[bool]
+    feedback_mode: NotRequired[Literal["binary", "diagnostic"]]
+    comparable: NotRequired[bool]
+
+
+_ADAPTER: TypeAdapter[_Result] = TypeAdapter(_Result)
+_EMPTY: dict[str, object] = {}
+# Scored-reward rule of lhtb.jobs.summary.scored_reward, per error class: (grade, counts_as_failure).
+_POLICY = {cls: (policy.grade, policy.counts_as_failure) for cls, policy in ERROR_POLICY.items()}
+
+
+def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_curve: bool = True) -> TrialRow:
+    """``to_row(TrialResult.model_validate_json(data), ...)`` without building the TrialResult.
+
+    Raises ``pydantic.ValidationError`` for malformed JSON or a used field of the wrong type or range.
+    """
+    r = _ADAPTER.validate_json(data)
+    flags = inherited_flags
+    if r.get("feedback_mode") == "diagnostic" or not r.get("comparable", True):
+        flags = (*flags, DIAGNOSTIC_FLAG)
+
+    phases = r.get("phases") or []
+    stop_reason: str = r.get("agent_outcome", _EMPTY).get("stop_reason", "not_started")  # type: ignore[assignment]
+    if phases and phases[-1].get("stop_reason"):
+        stop_reason = phases[-1]["stop_reason"]
+    agent_sec: float | None = sum(p.get("agent_sec", 0.0) for p in phases)
+    if not agent_sec > 0:  # type: ignore[operator]
+        agent_sec = r.get("timings", _EMPTY).get("agent")  # type: ignore[assignment]
+
+    reward = r.get("reward")
+    error = r.get("error")
+    error_class = None
+    if error is not None:
+        error_class = error["error_class"]
+        grade, counts_as_failure = _POLICY[error_class]
+    if reward is not None and (error is None or grade):
+        scored: float | None = reward
+    elif error is not None and not counts_as_failure:
+        scored = None
+    else:
+        scored = 0.0
+
+    agent = r["agent"]
+    model = agent.get("model")
+    usage = r.get("usage", _EMPTY)
+    return TrialRow(
+        r["job_name"],
+        r["trial_name"],
+        f"{agent['name']}:{model}" if model else agent["name"],
+        r["task_name"],
+        r.get("category") or "uncategorised",
+        r["attempt"],
+        flags,
+        scored,
+        None if error_class is None else error_class.value,
+        stop_reason,
+        agent_sec,
+        r.get("agent_timeout_sec"),
+        r.get("continue_until_timeout", False),
+        usage.get("input_tokens", 0),  # type: ignore[arg-type]
+        usage.get("cached_input_tokens", 0),  # type: ignore[arg-type]
+        usage.get("output_tokens", 0),  # type: ignore[arg-type]
+        usage.get("cost_usd", 0.0),  # type: ignore[arg-type]
+        usage.get("episodes", 0),  # type: ignore[arg-type]
+        _curve(r, phases, agent_sec, scored) if with_curve else (),
+    )
+
+
+def _curve(
+    r: _Result, phases: list[_Phase], agent_sec: float | None, final: float | None
+) -> tuple[tuple[float, float], ...]:
+    """As ``lhtb.metrics.rows._curve``: checkpoints, each phase's reward but the last's, the final reward."""
+    points = [(c["agent_sec"], c["reward"]) for c in r.get("reward_curve", ()) if c["reward"] is not None]
+    elapsed = 0.0
+    for phase in phases[:-1]:
+        phase_sec = phase.get("agent_sec", 0.0)
+        elapsed += phase_sec
+        phase_reward = phase.get("reward")
+        if phase_reward is not None and phase_sec > 0:
+            points.append((elapsed, phase_reward))
+    if final is not None and agent_sec is not None:
+        points.append((agent_sec, final))
+    points.sort(key=lambda point: point[0])
+    return tuple(points)
