@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lhtb.agents.base import Agent
+from lhtb.agents.exploits.names import BASELINE as EXPLOIT_BASELINE
+from lhtb.agents.exploits.names import EXPLOITS
 from lhtb.errors import ConfigError
 from lhtb.results.models import AgentSpec
 
@@ -33,6 +35,12 @@ def _terminus(spec: AgentSpec) -> Agent:
     return create_terminus(spec)
 
 
+def _exploit(spec: AgentSpec) -> Agent:
+    from lhtb.agents.exploits import create_exploit
+
+    return create_exploit(spec)  # type: ignore[return-value]
+
+
 def _installed(spec: AgentSpec) -> Agent:
     from lhtb.agents.installed import create_installed
 
@@ -47,6 +55,8 @@ AGENT_FACTORIES: dict[str, Callable[[AgentSpec], Agent]] = {
     "mini-swe-agent": _installed,
     "claude-code": _installed,
     "codex": _installed,
+    # lhtb tasks audit: the exploit agents and the paced nop baseline (lhtb/agents/exploits/names.py)
+    **dict.fromkeys([*EXPLOITS, EXPLOIT_BASELINE], _exploit),
 }
 
 

@@ -106,11 +106,12 @@ def tasks_check(
     concurrency: Annotated[int, typer.Option("-n", "--concurrency", min=1)] = 1,
     scan_layers: Annotated[bool, typer.Option("--scan-layers/--no-scan-layers")] = True,
     markdown: Annotated[Path | None, typer.Option("--markdown", help="Also write a task catalogue.")] = None,
+    audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Run the integrity audit as gates.")] = True,
 ) -> None:
-    """Run every QA gate on tasks: oracle = 1.0, nop <= 0.05, baseline band, determinism, leaks and more."""
+    """Run every QA gate on tasks: oracle = 1.0, nop <= 0.05, baseline band, determinism, leaks, exploits."""
     from lhtb.cli.qa_commands import check_command
 
-    raise typer.Exit(check_command(paths, report, concurrency, scan_layers, markdown))
+    raise typer.Exit(check_command(paths, report, concurrency, scan_layers, markdown, audit))
 
 
 @tasks_app.command("init")
@@ -133,7 +134,9 @@ def tasks_audit(
     ),
     concurrency: Annotated[int, typer.Option("-n", "--concurrency", min=1)] = 2,
     budget: Annotated[float, typer.Option("--budget", help="Agent seconds per exploit trial.")] = 12.0,
-    checkpoint_interval: Annotated[float, typer.Option("--checkpoint-interval")] = 9.0,
+    checkpoint_interval: Annotated[
+        float | None, typer.Option("--checkpoint-interval", help="Agent seconds between checkpoints (default: none).")
+    ] = None,
     exploit: Annotated[list[str] | None, typer.Option("--exploit", help="Only these exploits (repeat).")] = None,
     mode: Annotated[list[str] | None, typer.Option("--mode", help="separate and/or shared (repeat).")] = None,
     keep: Annotated[Path | None, typer.Option("--keep", help="Keep the audit's jobs in this directory.")] = None,

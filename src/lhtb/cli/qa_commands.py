@@ -60,7 +60,12 @@ def print_problems(reports: list[QaTaskReport]) -> None:
 
 
 def check_command(
-    paths: list[Path], report_path: Path, concurrency: int, scan_layers: bool, markdown: Path | None = None
+    paths: list[Path],
+    report_path: Path,
+    concurrency: int,
+    scan_layers: bool,
+    markdown: Path | None = None,
+    audit: bool = True,
 ) -> int:
     from lhtb.qa.check import check_tasks
 
@@ -70,7 +75,9 @@ def check_command(
         console.print(f"[red]error:[/red] {exc}")
         return 2
     console.print(f"checking {len(loads)} task(s) ...")
-    reports = asyncio.run(check_tasks(loads, concurrency=concurrency, scan_layers=scan_layers, progress=console.print))
+    reports = asyncio.run(
+        check_tasks(loads, concurrency=concurrency, scan_layers=scan_layers, audit=audit, progress=console.print)
+    )
     report = QaReport(created_at=datetime.now(UTC), lhtb_version=lhtb.__version__, tasks=reports)
     write_model_atomic(report_path, report)
     if markdown is not None:

@@ -75,6 +75,9 @@ def sanitize(chunks: Iterable[bytes], *, max_bytes: int = MAX_ARTIFACT_BYTES) ->
                     result.refused.append(f"{member.name}: {problem}")
                     continue
                 payload = source.extractfile(member) if member.isfile() else None
+                # No setuid/setgid: verifiers run the agent's programs unprivileged, a setuid-root copy of an
+                # interpreter in the artifacts would hand them root in the verifier container.
+                member.mode &= ~0o6000
                 sink.addfile(member, payload)
                 result.n_members += 1
     except tarfile.TarError as exc:

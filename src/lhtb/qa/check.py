@@ -79,7 +79,7 @@ def _describe(item: Probe) -> str:
     return reward + (f" ({errors[0][:160]})" if errors else "")
 
 
-async def check_task(load: TaskLoad, work_dir: Path, *, scan_layers: bool = True) -> QaTaskReport:
+async def check_task(load: TaskLoad, work_dir: Path, *, scan_layers: bool = True, audit: bool = True) -> QaTaskReport:
     name = load.task.name if load.task else load.path.name
     report = QaTaskReport(task=name, path=str(load.path))
     if load.task is None:
@@ -117,18 +117,27 @@ async def check_task(load: TaskLoad, work_dir: Path, *, scan_layers: bool = True
     gradings = {"oracle": 2, "nop": 1, "baseline": 2}
     probes = await asyncio.gather(*(probe(task, image, agent, task_dir, gradings=n) for agent, n in gradings.items()))
     reward_gates(task, report, {p.agent: p for p in probes})
+    if audit:  # one gate per exploit class and verifier mode (docs/integrity.md)
+        from lhtb.qa.audit import audit_gates
+
+        report.gates.extend(await audit_gates(task, task_dir / "audit"))
     return report
 
 
 async def check_tasks(
-    loads: list[TaskLoad], *, concurrency: int = 1, scan_layers: bool = True, progress: Progress = lambda _m: None
+    loads: list[TaskLoad],
+    *,
+    concurrency: int = 1,
+    scan_layers: bool = True,
+    audit: bool = True,
+    progress: Progress = lambda _m: None,
 ) -> list[QaTaskReport]:
     semaphore = asyncio.Semaphore(concurrency)
     with tempfile.TemporaryDirectory(prefix="lhtb-qa-") as tmp:
 
         async def one(load: TaskLoad) -> QaTaskReport:
             async with semaphore:
-                report = await check_task(load, Path(tmp), scan_layers=scan_layers)
+                report = await check_task(load, Path(tmp), scan_layers=scan_layers, audit=audit)
                 progress(f"{report.task}: {'pass' if report.passed else 'FAIL'}")
                 return report
 

@@ -57,7 +57,7 @@ class Grader:
     async def snapshot(self, agent_env: DockerEnvironment, *, unpause: bool) -> ArtifactSnapshot:
         """Freeze the agent (its clock stops), copy the artifacts out, and unpause only after the copy."""
         self.clock.stop()
-        await agent_env.pause()
+        await _freeze(agent_env)
         try:
             return await snapshot_artifacts(agent_env, self.task)
         finally:
@@ -80,7 +80,7 @@ class Grader:
         if self.shared:
             outcome = await self.grade_live(agent_env, phase)
             if not unpause:
-                await agent_env.pause()
+                await _freeze(agent_env)
             return outcome
         return await self.grade(await self.snapshot(agent_env, unpause=unpause), phase)
 
@@ -90,6 +90,21 @@ class Grader:
             warm, self._warm = self._warm, None
             self._removals.append(asyncio.ensure_future(_stop_when_started(warm)))
         await asyncio.gather(*self._removals, return_exceptions=True)
+
+
+async def _freeze(agent_env: DockerEnvironment, attempts: int = 4) -> None:
+    """``docker pause``, retried: the cgroup freezer gives up ("unable to freeze") while the agent's processes
+    churn (fork loops, busy pollers); that must not turn into a harness error, which would exclude the trial."""
+    import docker
+
+    for attempt in range(1, attempts + 1):
+        try:
+            await agent_env.pause()
+            return
+        except docker.errors.APIError:
+            if attempt == attempts:
+                raise
+            await asyncio.sleep(0.5 * attempt)
 
 
 async def _stop_when_started(starting: asyncio.Future[DockerEnvironment]) -> None:

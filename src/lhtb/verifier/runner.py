@@ -120,9 +120,13 @@ async def install_tests(verifier_env: DockerEnvironment, task: Task) -> None:
     await verifier_env.upload_tar(tests_archive(task), "/", make_dest=False)
 
 
-async def install_artifacts(verifier_env: DockerEnvironment, snapshot: ArtifactSnapshot) -> None:
+async def install_artifacts(
+    verifier_env: DockerEnvironment, snapshot: ArtifactSnapshot, task_user: str | None = None
+) -> None:
     """Replace the clean image's copy of each artifact path with the agent's, and prepare the output dir."""
-    commands = [f"mkdir -p {OUTPUT_DIR} && chmod 777 {OUTPUT_DIR}"]
+    # Writable by the verifier's user only: agent programs the verifier runs as `nobody` cannot plant a reward.
+    owner = task_user or "root"
+    commands = [f"mkdir -p {OUTPUT_DIR} && chmod 755 {OUTPUT_DIR} && chown {shlex.quote(owner)} {OUTPUT_DIR}"]
     for path in snapshot.tars:
         parent = posixpath.dirname(path.rstrip("/")) or "/"
         commands.append(f"rm -rf {shlex.quote(path)} && mkdir -p {shlex.quote(parent)}")
@@ -206,7 +210,7 @@ async def run_verifier(
         write_text_atomic(phase_dir / "refused-artifacts.txt", "\n".join(snapshot.refused) + "\n")
 
     async def run_tests() -> ExecResult:
-        await install_artifacts(verifier_env, snapshot)
+        await install_artifacts(verifier_env, snapshot, task.config.verifier.user)
         result = await verifier_env.exec(
             f"bash {TESTS_MOUNT}/test.sh",
             user=task.config.verifier.user,

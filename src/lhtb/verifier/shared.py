@@ -16,6 +16,7 @@ from pathlib import Path
 from lhtb.environments.base import ExecResult
 from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.tarsafe import tar_directory
+from lhtb.errors import LhtbError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
@@ -61,14 +62,29 @@ async def run_shared_verifier(
         nonlocal stopped
         stopped = await stop_all_processes(agent_env)
         write_text_atomic(phase_dir / "stopped-pids.txt", " ".join(stopped) + "\n")
-        await agent_env.exec(f"mkdir -m 700 -p {root}/sdk && rm -rf {OUTPUT_DIR} && mkdir -p {OUTPUT_DIR}", user="root")
+        # The verifier's temp files (the SDK's hidden cases) go to {root}-tmp, deleted with the rest; /logs is
+        # removed afterwards if grading created it.
+        await agent_env.exec(
+            f"mkdir -m 700 -p {root}/sdk && mkdir -m 1777 {root}-tmp && {{ [ -e /logs ] || touch {root}/made-logs; }}"
+            f" && rm -rf {OUTPUT_DIR} && mkdir -p {OUTPUT_DIR}",
+            user="root",
+        )
         await agent_env.upload_tar(tar_directory(task.tests_dir, "tests"), root, make_dest=False)
         await agent_env.upload_tar(tar_directory(sdk_host_dir(), "lhtb"), f"{root}/sdk", make_dest=False)
-        link = f"[ -e /tests ] || ln -s {root}/tests /tests"
+        # A /tests the agent made (e.g. a fake grade.py that test.sh would run) is moved aside while grading.
+        moved = await agent_env.exec(
+            f"{{ [ -e /tests ] || [ -L /tests ]; }} && mv /tests {root}/agent-tests; ln -s {root}/tests /tests && "
+            f'[ "$(readlink /tests)" = {root}/tests ]',
+            user="root",
+            timeout_sec=60,
+        )
+        if moved.exit_code != 0:
+            raise LhtbError(f"shared mode: could not link /tests to the copied tests: {moved.stderr.strip()[:300]}")
         env = {**task.config.verifier.env, **TRUSTED_PYTHON_ENV, "PYTHONPATH": f"{root}/sdk"}
         env["LHTB_VERIFIER_OUTPUT_DIR"] = OUTPUT_DIR
+        env["TMPDIR"] = f"{root}-tmp"
         result = await agent_env.exec(
-            f"{link}; bash {shlex.quote(root)}/tests/test.sh",
+            f"bash {shlex.quote(root)}/tests/test.sh",
             user=task.config.verifier.user or "root",
             env=env,
             timeout_sec=task.config.verifier.timeout_sec,
@@ -79,6 +95,9 @@ async def run_shared_verifier(
     try:
         return await grade_outcome(task, phase, phase_dir, run_tests)
     finally:
-        cleanup = f"rm -rf {root} {OUTPUT_DIR}; [ -L /tests ] && rm -f /tests; true"
+        aside = f"{root}/agent-tests"
+        restore = f"{{ [ -e {aside} ] || [ -L {aside} ]; }} && mv {aside} /tests"
+        cleanup = f'[ "$(readlink /tests)" = {root}/tests ] && rm -f /tests; {restore}; '
+        cleanup += f"rm -rf {OUTPUT_DIR} {root}-tmp; [ -e {root}/made-logs ] && rm -rf /logs; rm -rf {root}; true"
         await agent_env.exec(cleanup, user="root", timeout_sec=60)
         await continue_processes(agent_env, stopped)

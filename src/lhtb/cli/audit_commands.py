@@ -1,0 +1,99 @@
+"""``lhtb tasks audit``: exploit agents against tasks, reward versus nop, findings (docs/integrity.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import tempfile
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from lhtb.errors import LhtbError
+from lhtb.fs import write_model_atomic
+from lhtb.qa.audit_models import AuditReport
+
+console = Console()
+
+
+def render(report: AuditReport) -> Table:
+    table = Table(title=f"lhtb tasks audit ({report.duration_sec:.0f} s)")
+    for column in ("task", "mode", "exploit", "best reward", "nop", "phases", "findings", "verdict"):
+        table.add_column(column)
+
+    def fmt(value: float | None) -> str:
+        return "—" if value is None else f"{value:.3f}"
+
+    for cell in report.cells:
+        verdict = "[green]held[/green]" if cell.passed else "[red]BROKEN[/red]"
+        findings = "; ".join(cell.findings[:2]) + (" ..." if len(cell.findings) > 2 else "")
+        table.add_row(
+            cell.task, cell.mode, cell.exploit, fmt(cell.best_reward), fmt(cell.nop_reward), str(cell.phases),
+            findings[:100] or "—", verdict,
+        )  # fmt: skip
+    return table
+
+
+async def _cancellable(coro: Coroutine[Any, Any, AuditReport]) -> AuditReport:
+    """SIGTERM cancels the audit like Ctrl-C, so its jobs remove their containers (run_audit's finally)."""
+    loop = asyncio.get_running_loop()
+    current = asyncio.current_task()
+    assert current is not None
+    loop.add_signal_handler(signal.SIGTERM, current.cancel)
+    try:
+        return await coro
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+def audit_command(
+    paths: list[Path],
+    report_path: Path,
+    *,
+    concurrency: int,
+    budget_sec: float,
+    checkpoint_sec: float | None,
+    exploits: list[str],
+    modes: list[str],
+    work_dir: Path | None,
+) -> int:
+    from lhtb.agents.exploits.names import EXPLOITS
+    from lhtb.cli.qa_commands import _loads
+    from lhtb.qa.audit import MODES, AuditSettings, run_audit
+
+    unknown = [name for name in exploits if name not in EXPLOITS] + [m for m in modes if m not in MODES]
+    if unknown:
+        console.print(f"[red]error:[/red] unknown exploit or mode: {', '.join(unknown)}; known: {', '.join(EXPLOITS)}")
+        return 2
+    try:
+        loads = _loads(paths)
+    except LhtbError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        return 2
+    invalid = [load.path.name for load in loads if load.task is None]
+    if invalid:
+        console.print(f"[red]error:[/red] invalid tasks: {', '.join(invalid)} (see `lhtb tasks list`)")
+        return 2
+    settings = AuditSettings(
+        budget_sec=budget_sec,
+        checkpoint_interval_sec=checkpoint_sec,
+        concurrency=concurrency,
+        exploits=tuple(exploits) or tuple(EXPLOITS),
+        modes=tuple(modes) or MODES,  # type: ignore[arg-type]
+    )
+    tasks = [load.task for load in loads if load.task is not None]
+    console.print(f"auditing {len(tasks)} task(s) with {len(settings.exploits)} exploit(s) ...")
+    with tempfile.TemporaryDirectory(prefix="lhtb-audit-") as tmp:
+        root = work_dir or Path(tmp)
+        report = asyncio.run(_cancellable(run_audit(tasks, root, settings, progress=console.print)))
+    write_model_atomic(report_path, report)
+    console.print(render(report))
+    console.print(f"report: {report_path}")
+    if not report.passed:
+        broken = sorted({f"{c.task}/{c.mode}/{c.exploit}" for c in report.cells if not c.passed})
+        console.print(f"[red]{len(broken)} exploit(s) scored above nop or found something: {', '.join(broken)}[/red]")
+        return 1
+    return 0
