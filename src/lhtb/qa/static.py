@@ -43,8 +43,15 @@ def foreign_bases(task: Task) -> list[str]:
     return [base for base in _FROM.findall(dockerfile) if not ALLOWED_BASES.match(base) and base not in stages]
 
 
+PUBLIC_COPIES = "public"  # tests/public/: the verifier's own copies of data the agent sees anyway
+
+
 def content_digests(directories: list[Path], min_bytes: int = 64) -> dict[str, str]:
-    """sha256 → relative path of every file in ``directories`` large enough to be distinctive."""
+    """sha256 → relative path of every file in ``directories`` large enough to be distinctive.
+
+    Files under ``<dir>/public/`` are declared copies of public data (e.g. example inputs the image ships, kept
+    by the verifier so an agent cannot alter them) and are not treated as hidden.
+    """
     import hashlib
 
     digests: dict[str, str] = {}
@@ -52,6 +59,8 @@ def content_digests(directories: list[Path], min_bytes: int = 64) -> dict[str, s
         if not directory.is_dir():
             continue
         for path in directory.rglob("*"):
+            if path.relative_to(directory).parts[0] == PUBLIC_COPIES:
+                continue
             if path.is_file() and not path.is_symlink() and path.stat().st_size >= min_bytes:
                 digests[hashlib.sha256(path.read_bytes()).hexdigest()] = (
                     f"{directory.name}/{path.relative_to(directory)}"

@@ -2,7 +2,7 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 # Weak baseline: fixes the obvious solver bugs (direction table, debug output, visited set) and the floor and
 # comment notations, but keeps a plain breadth-first search over full states (slow beyond small levels) and
-# misses the player-on-goal and ragged-row parser bugs.
+# misses the player-on-goal and ragged-row parser bugs. It gives up after a fixed number of states.
 set -euo pipefail
 cd /app
 python3 - <<'PY'
@@ -24,12 +24,17 @@ from sokoban.level import parse_level
 MOVES = {"u": (-1, 0), "d": (1, 0), "l": (0, -1), "r": (0, 1)}
 
 
+MAX_STATES = 150000  # give up instead of running into the time limit
+
+
 def solve(level):
     start = (level.player, frozenset(level.boxes))
     parent = {start: None}
     queue = deque([start])
     while queue:
         state = queue.popleft()
+        if len(parent) > MAX_STATES:
+            return None
         player, boxes = state
         if boxes == level.goals:
             path = []

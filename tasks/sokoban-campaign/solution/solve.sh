@@ -31,106 +31,117 @@ A* over push states (player cell right after a push, sorted boxes). An edge walk
 behind a box along a shortest walk and pushes once (cost = walk + 1). The heuristic is the cheapest
 assignment of boxes to distinct goals by lone-box push distance: admissible and consistent, so the first
 solved state popped is move-optimal. Pruning that keeps optimality: dead squares (no pull path from any
-goal) and frozen boxes off their goals.
+goal) and frozen boxes off their goals. Cells are integers r * width + c (with a margin) internally.
 """
 
 from __future__ import annotations
 
 import heapq
 import sys
-from collections import deque
 from itertools import permutations
 
 from sokoban.level import parse_level
 
-DIRS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 INF = 1 << 20
+LETTERS = "UDLR"
 
 
-def reachable_floor(level):
-    seen = {level.player}
-    stack = [level.player]
-    while stack:
-        r, c = stack.pop()
-        for dr, dc in DIRS.values():
-            nxt = (r + dr, c + dc)
-            if nxt not in seen and not level.is_wall(nxt):
-                seen.add(nxt)
-                stack.append(nxt)
-    return seen
+class Board:
+    def __init__(self, level):
+        self.width = level.width + 2
+        self.size = (level.height + 2) * self.width
+        self.steps = (-self.width, self.width, -1, 1)  # U D L R
+        seen = {level.player}
+        stack = [level.player]
+        while stack:  # the floor the player can reach
+            r, c = stack.pop()
+            for nxt in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if nxt not in seen and not level.is_wall(nxt):
+                    seen.add(nxt)
+                    stack.append(nxt)
+        self.floor = bytearray(self.size)
+        for cell in seen:
+            self.floor[self.index(cell)] = 1
+        self.neighbours = [[(i + s, k) for k, s in enumerate(self.steps) if self.floor[i + s]]
+                           if self.floor[i] else [] for i in range(self.size)]
+        self.goals = sorted(self.index(g) for g in level.goals)
+        self.tables = [self.pulls(g) for g in self.goals]
+        self.live = bytearray(self.size)
+        for i in range(self.size):
+            self.live[i] = any(t[i] < INF for t in self.tables)
 
+    def index(self, cell):
+        return (cell[0] + 1) * self.width + cell[1] + 1
 
-def pull_distances(goal, floor):
-    dist = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        r, c = queue.popleft()
-        for dr, dc in DIRS.values():
-            box_from, player = (r - dr, c - dc), (r - 2 * dr, c - 2 * dc)
-            if box_from in floor and player in floor and box_from not in dist:
-                dist[box_from] = dist[(r, c)] + 1
-                queue.append(box_from)
-    return dist
+    def pulls(self, goal):
+        dist = [INF] * self.size
+        dist[goal] = 0
+        queue = [goal]
+        for cell in queue:
+            for s in self.steps:
+                box_from, player = cell - s, cell - 2 * s
+                if 0 <= player < self.size and self.floor[box_from] and self.floor[player] \
+                        and dist[box_from] == INF:
+                    dist[box_from] = dist[cell] + 1
+                    queue.append(box_from)
+        return dist
 
+    def walk(self, player, boxes, parents=False):
+        dist = [-1] * self.size
+        for b in boxes:
+            dist[b] = -2
+        dist[player] = 0
+        parent = {player: None} if parents else None
+        queue = [player]
+        for cell in queue:
+            d = dist[cell] + 1
+            for nxt, k in self.neighbours[cell]:
+                if dist[nxt] == -1:
+                    dist[nxt] = d
+                    if parents:
+                        parent[nxt] = (cell, k)
+                    queue.append(nxt)
+        return dist, parent
 
-def walk(start, floor, boxes, parents=False):
-    dist = {start: 0}
-    parent = {start: None}
-    queue = deque([start])
-    while queue:
-        cell = queue.popleft()
-        for letter, (dr, dc) in DIRS.items():
-            nxt = (cell[0] + dr, cell[1] + dc)
-            if nxt in floor and nxt not in boxes and nxt not in dist:
-                dist[nxt] = dist[cell] + 1
-                if parents:
-                    parent[nxt] = (cell, letter)
-                queue.append(nxt)
-    return dist, parent
-
-
-def frozen(box, boxes, floor, goals, depth=0, seen=None):
-    """True when ``box`` can never move again (walls and other frozen boxes block both axes)."""
-    seen = set() if seen is None else seen
-    seen.add(box)
-    r, c = box
-
-    def blocked(axis):
-        (a, b) = ((r - 1, c), (r + 1, c)) if axis == "v" else ((r, c - 1), (r, c + 1))
-        if a not in floor or b not in floor:
-            return True
-        for side in (a, b):
-            if side in boxes and (side in seen or frozen(side, boxes, floor, goals, depth + 1, seen)):
-                return True
-        return False
-
-    return blocked("v") and blocked("h")
+    def frozen(self, box, boxes, seen=None):
+        """True when ``box`` can never move again (walls and other frozen boxes block both axes)."""
+        seen = set() if seen is None else seen
+        seen.add(box)
+        for a, b in ((box - self.width, box + self.width), (box - 1, box + 1)):
+            if not self.floor[a] or not self.floor[b]:
+                continue
+            if any(side in boxes and (side in seen or self.frozen(side, boxes, seen)) for side in (a, b)):
+                continue
+            return False
+        return True
 
 
 def solve(level):
-    floor = reachable_floor(level)
-    goals = sorted(level.goals)
-    tables = [pull_distances(g, floor) for g in goals]
-    live = set().union(*tables)
-    perms = list(permutations(range(len(goals))))
+    board = Board(level)
+    tables = board.tables
+    perms = list(permutations(range(len(tables))))
     cache = {}
 
     def heuristic(boxes):
         value = cache.get(boxes)
         if value is None:
-            rows = [[t.get(b, INF) for t in tables] for b in boxes]
+            rows = [[t[b] for t in tables] for b in boxes]
             value = min(sum(rows[i][p[i]] for i in range(len(rows))) for p in perms)
             cache[boxes] = value
         return value
 
-    goal_set = frozenset(goals)
-    boxes0 = tuple(sorted(level.boxes))
+    goal_set = frozenset(board.goals)
+    boxes0 = tuple(sorted(board.index(b) for b in level.boxes))
+    player0 = board.index(level.player)
     if frozenset(boxes0) == goal_set:
         return ""
-    start = (level.player, boxes0)
+    if heuristic(boxes0) >= INF:
+        return None
+    start = (player0, boxes0)
     best = {start: 0}
     came = {start: None}
-    heap = [(heuristic(boxes0), 0, level.player, boxes0)]
+    heap = [(heuristic(boxes0), 0, player0, boxes0)]
+    live, steps = board.live, board.steps
     while heap:
         _f, cost, player, boxes = heapq.heappop(heap)
         key = (player, boxes)
@@ -138,16 +149,15 @@ def solve(level):
             continue
         box_set = frozenset(boxes)
         if box_set == goal_set:
-            return rebuild(key, came, floor)
-        dist, _ = walk(player, floor, box_set)
+            return rebuild(board, key, came)
+        dist, _ = board.walk(player, boxes)
         for box in boxes:
-            for letter, (dr, dc) in DIRS.items():
-                stand = (box[0] - dr, box[1] - dc)
-                dest = (box[0] + dr, box[1] + dc)
-                if stand not in dist or dest not in live or dest in box_set:
+            for k, s in enumerate(steps):
+                stand, dest = box - s, box + s
+                if dist[stand] < 0 or not live[dest] or dest in box_set:
                     continue
                 new_set = (box_set - {box}) | {dest}
-                if dest not in goal_set and frozen(dest, new_set, floor, goal_set):
+                if dest not in goal_set and board.frozen(dest, new_set):
                     continue
                 new_boxes = tuple(sorted(new_set))
                 h = heuristic(new_boxes)
@@ -157,23 +167,23 @@ def solve(level):
                 new_key = (box, new_boxes)
                 if new_cost < best.get(new_key, INF):
                     best[new_key] = new_cost
-                    came[new_key] = (key, stand, letter)
+                    came[new_key] = (key, stand, k)
                     heapq.heappush(heap, (new_cost + h, new_cost, box, new_boxes))
     return None
 
 
-def rebuild(key, came, floor):
+def rebuild(board, key, came):
     segments = []
     while came[key] is not None:
-        prev, stand, letter = came[key]
+        prev, stand, push = came[key]
         player, boxes = prev
-        _, parent = walk(player, floor, frozenset(boxes), parents=True)
+        _, parent = board.walk(player, boxes, parents=True)
         steps = []
         cell = stand
         while parent[cell] is not None:
-            cell, step = parent[cell]
-            steps.append(step.lower())
-        segments.append("".join(reversed(steps)) + letter)
+            cell, k = parent[cell]
+            steps.append(LETTERS[k].lower())
+        segments.append("".join(reversed(steps)) + LETTERS[push])
         key = prev
     return "".join(reversed(segments))
 

@@ -17,14 +17,15 @@ DIRS = tuple(DIRECTIONS.values())
 
 # family -> knobs
 FAMILIES = {
-    "small": dict(size=((6, 8), (5, 7)), boxes=2, walls=0.10, outline=0.0, steps=600, fancy=0.0, min_pushes=9),
-    "medium": dict(size=((8, 10), (7, 9)), boxes=3, walls=0.15, outline=0.0, steps=900, fancy=0.3, min_pushes=15),
-    "rooms": dict(size=((10, 12), (7, 9)), boxes=3, walls=0.08, outline=0.0, steps=1200, fancy=0.3, divider=True,
-                  min_pushes=16),
-    "crowded": dict(size=((6, 8), (6, 7)), boxes=4, walls=0.16, outline=0.0, steps=1000, fancy=0.3,
-                    min_pushes=15),
-    "irregular": dict(size=((9, 11), (8, 10)), boxes=3, walls=0.10, outline=0.35, steps=1000, fancy=1.0,
-                      min_pushes=15, on_goal=True),
+    "small": dict(size=((8, 10), (6, 8)), boxes=2, walls=0.05, outline=0.0, steps=1200, fancy=0.0, min_pushes=10),
+    "medium": dict(size=((9, 11), (7, 9)), boxes=3, walls=0.08, outline=0.0, steps=1500, fancy=0.3,
+                   min_pushes=12),
+    "rooms": dict(size=((10, 12), (8, 10)), boxes=3, walls=0.05, outline=0.0, steps=1500, fancy=0.3,
+                  divider=True, min_pushes=12),
+    "crowded": dict(size=((6, 8), (5, 7)), boxes=4, walls=0.12, outline=0.0, steps=1200, fancy=0.3,
+                    min_pushes=10),
+    "irregular": dict(size=((10, 12), (9, 11)), boxes=3, walls=0.08, outline=0.35, steps=1500, fancy=1.0,
+                      min_pushes=12, on_goal=True),
 }
 
 
@@ -137,7 +138,7 @@ def push_lower_bound(level: Level) -> int:
     return sum(distances[b] for b in level.boxes)
 
 
-NODE_LIMIT = 8000
+NODE_LIMIT = 5000
 
 
 def generate(rng: random.Random, family: str, title: str = "") -> tuple:
