@@ -94,20 +94,20 @@ def make_spec(rng: random.Random, *, kind: str = "line", n_series: int = 1, ysca
         max_step_frac = 1.8 * dx_px / plot_h  # keep pixel slopes modest so markers stay visible
         min_gap_frac = (marker_px + 4) / plot_h
         # values in "axis fraction" space first, then mapped to data units
+        # each series wanders inside its own horizontal band, bands at least a marker apart
+        gap = min_gap_frac
+        band = (0.8 - gap * (n_series - 1)) / n_series
+        order = shuffled(rng, list(range(n_series)))
         fracs = []
-        for _ in range(200):
-            fracs = []
-            for _s in range(n_series):
-                level = uniform(rng, 0.15, 0.85)
-                series = []
-                for _i in range(n):
-                    series.append(level)
-                    level = min(0.9, max(0.1, level + uniform(rng, -1, 1) * max_step_frac))
-                fracs.append(series)
-            ok = all(abs(fracs[a][i] - fracs[b][i]) >= min_gap_frac
-                     for i in range(n) for a in range(n_series) for b in range(a + 1, n_series))
-            if ok:
-                break
+        for s_index in range(n_series):
+            lo = 0.1 + order[s_index] * (band + gap)
+            hi = lo + band
+            level = uniform(rng, lo, hi)
+            series = []
+            for _i in range(n):
+                series.append(level)
+                level = min(hi, max(lo, level + uniform(rng, -1, 1) * max_step_frac))
+            fracs.append(series)
         if yscale == "log":
             lo_exp = randint(rng, -2, 2)
             hi_exp = lo_exp + randint(rng, 2, 4)
