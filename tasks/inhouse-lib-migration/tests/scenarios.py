@@ -224,4 +224,4 @@ class Builder:
 def scenario(seed: int, family: str, index: int, steps: int | None = None) -> list[str]:
     rng = stress.rng(seed, "scenario", family, index)
     knobs = FAMILIES[family]
-    return Builder(rng, knobs).build(steps if steps is not None else _int(rng, 12, 22))
+    return Builder(rng, knobs).build(steps if steps is not None else _int(rng, 8, 14))

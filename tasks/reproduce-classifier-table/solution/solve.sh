@@ -1,0 +1,13 @@
+#!/bin/bash
+# lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
+# Gold solution: the protocol of paper.md implemented faithfully (no row dropping, log income, per-fold
+# median/standardise/one-hot fit on training folds only, stratified shuffled folds with the seed, seeded
+# models, knn k=15, macro-F1 averaged per fold with population std), with the model definitions fixed in
+# study/models.py.
+set -euo pipefail
+cd /app
+sed -i 's/random_state=0/random_state=seed/g; s/n_neighbors=5)/n_neighbors=15)/' study/models.py
+grep -q 'n_neighbors=15' study/models.py
+cp /solution/reproduce.py /app/reproduce.py
+python3 reproduce.py data/loans.csv 7 results-table1.json
+python3 -c "import json; print(json.load(open('/app/results-table1.json'))['ranking'])"
