@@ -14,9 +14,13 @@ TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
 
 def test_bundled_tasks_oracle_one_nop_zero(tmp_path: Path) -> None:
-    names = [load.task.name for load in scan_dataset(TASKS) if load.task is not None]
-    assert len(names) >= 3
-    job, trials = run(TASKS, tmp_path, ("oracle", "nop"), name="samples", concurrency=2)
+    # The small sample tasks exercise the whole path; every bundled task gets the same checks (and more) from
+    # `lhtb tasks check tasks`, which scripts/test.sh runs after the test suite.
+    names = [
+        load.task.name for load in scan_dataset(TASKS) if load.task is not None and load.task.name.startswith("sample-")
+    ]
+    assert len(names) == 3
+    job, trials = run(TASKS, tmp_path, ("oracle", "nop"), name="samples", concurrency=2, tasks=names)
     for name in names:
         oracle, nop = trials[f"{name}__oracle__1"], trials[f"{name}__nop__1"]
         assert oracle.error is None and oracle.reward == 1.0, (name, oracle.error)

@@ -78,10 +78,15 @@ def plan_trials(config: JobConfig) -> list[PlannedTrial]:
     return planned
 
 
-def loop_settings(config: JobConfig, task: Task) -> LoopSettings:
-    """The task's [agent] settings with the job's overrides applied."""
+# Scripted reference agents do the same thing every time: resuming them only burns verifications.
+SINGLE_SHOT_AGENTS = frozenset({"oracle", "baseline", "nop"})
+
+
+def loop_settings(config: JobConfig, task: Task, agent_name: str = "") -> LoopSettings:
+    """The task's [agent] settings with the job's overrides applied (reference agents always run once)."""
     agent = task.config.agent
     cut = agent.continue_until_timeout if config.continue_until_timeout is None else config.continue_until_timeout
+    cut = cut and agent_name not in SINGLE_SHOT_AGENTS
     interval = config.checkpoint_interval_sec or agent.checkpoint_interval_sec or checkpoint_interval_from_env()
     budget = agent.timeout_sec * config.agent_timeout_multiplier
     return LoopSettings(
@@ -134,7 +139,7 @@ class JobRunner:
             attempt=trial.attempt,
             trial_dir=self.layout.trial_dir(trial.name),
             agent_timeout_sec=task.config.agent.timeout_sec * self.config.agent_timeout_multiplier,
-            settings=loop_settings(self.config, task),
+            settings=loop_settings(self.config, task, trial.agent.name),
             retries=retries,
         )
 

@@ -1,0 +1,92 @@
+# lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
+"""DC optimal power flow as a linear programme (scipy.optimize.linprog, HiGHS).
+
+Variables: one output per generator segment, in per unit on the system base. Constraints: power balance
+(total generation = total load), generator limits, and line flow limits |PTDF . injections| <= rating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import linprog
+
+from .costs import cost_segments, evaluate_cost
+from .dcflow import line_flows_mw, net_injections_mw, ptdf_matrix
+from .network import Network
+
+
+@dataclass
+class DispatchResult:
+    status: str
+    total_cost: float | None = None
+    dispatch_mw: dict[str, float] = field(default_factory=dict)
+    flows_mw: dict[str, float] = field(default_factory=dict)
+    message: str = ""
+
+
+def _variables(net: Network) -> list[tuple[int, float, float]]:
+    """(generator index, width MW, marginal cost $/MWh) per LP variable, above each generator's floor."""
+    variables = []
+    for g, gen in enumerate(net.generators):
+        _, _, segments = cost_segments(gen.cost)
+        if gen.cost["type"] == "linear":
+            variables.append((g, gen.pmax_mw - gen.pmin_mw, segments[0][1]))
+            continue
+        for width, slope in segments:
+            variables.append((g, width, slope))
+    return variables
+
+
+def _floor_mw(gen) -> float:
+    """Lowest output: Pmin (a piecewise curve starts at Pmin and ends at Pmax)."""
+    return gen.pmin_mw
+
+
+def optimise_dispatch(net: Network) -> DispatchResult:
+    base = net.base_mva
+    gens = net.generators
+    variables = _variables(net)
+    n_var = len(variables)
+    floors = np.array([_floor_mw(gen) for gen in gens])
+    index = net.bus_index()
+    c = np.array([slope for _, _, slope in variables]) * base
+    bounds = [(0.0, width / base) for _, width, _ in variables]
+
+    # power balance: sum of segment outputs = load - sum of floors (per unit)
+    a_eq = np.ones((1, n_var))
+    b_eq = np.array([(net.total_load_mw - floors.sum()) / base])
+
+    # line limits: flow = PTDF @ injections, injections = gen (floor + segments) - load
+    ptdf = ptdf_matrix(net)
+    fixed_inj = np.zeros(len(net.buses))
+    for g, gen in enumerate(gens):
+        fixed_inj[index[gen.bus]] += floors[g] / base
+    for load in net.loads:
+        fixed_inj[index[load.bus]] -= load.p_mw / base
+    column_bus = np.zeros((len(net.buses), n_var))
+    for v, (g, _, _) in enumerate(variables):
+        column_bus[index[gens[g].bus], v] = 1.0
+    a_ub = ptdf @ column_bus if len(net.lines) else np.zeros((0, n_var))
+    base_flow = ptdf @ fixed_inj if len(net.lines) else np.zeros(0)
+    rates = np.array([line.rate_mw for line in net.lines])
+    b_ub = rates - base_flow
+
+    if floors.sum() > net.total_load_mw + 1e-9:
+        return DispatchResult("infeasible", message="minimum outputs exceed the load")
+    result = linprog(
+        c, A_ub=a_ub if len(rates) else None, b_ub=b_ub if len(rates) else None,
+        A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs",
+    )
+    if result.status == 2:
+        return DispatchResult("infeasible", message=result.message)
+    if result.status != 0:
+        raise RuntimeError(f"linprog failed: {result.message}")
+
+    dispatch = {gen.id: float(floors[g]) for g, gen in enumerate(gens)}
+    for v, (g, _, _) in enumerate(variables):
+        dispatch[gens[g].id] += float(result.x[v]) * base
+    total = sum(evaluate_cost(gen.cost, dispatch[gen.id]) for gen in gens)
+    flows = line_flows_mw(net, net_injections_mw(net, dispatch))
+    return DispatchResult("optimal", total_cost=total, dispatch_mw=dispatch, flows_mw=flows)
