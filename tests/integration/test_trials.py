@@ -103,3 +103,24 @@ def test_second_run_does_not_rebuild(make_task, tmp_path: Path) -> None:
     (path / "environment" / "extra.txt").write_text("changed context")
     third = asyncio.run(ensure_task_image("cached", path / "environment", timeout_sec=300))
     assert third[0] != first[0] and third[1] is True
+
+
+def test_concurrent_builds_in_successive_jobs(make_task) -> None:
+    """Trials of one task wait on one build lock; a later job (a new event loop) must not inherit a stale lock."""
+    import asyncio
+    import uuid
+
+    from lhtb.environments.images import ensure_task_image
+
+    path = make_task("shared", dockerfile=f"FROM lhtb/python:bookworm\nRUN echo {uuid.uuid4().hex} > /built\n")
+
+    async def two_trials() -> list[tuple[str, bool]]:
+        build = ensure_task_image("shared", path / "environment", timeout_sec=300)
+        again = ensure_task_image("shared", path / "environment", timeout_sec=300)
+        return list(await asyncio.gather(build, again))
+
+    first = asyncio.run(two_trials())
+    second = asyncio.run(two_trials())
+    assert sorted(built for _, built in first) == [False, True]  # the waiter found the image its peer built
+    assert [built for _, built in second] == [False, False]
+    assert len({tag for tag, _ in first + second}) == 1

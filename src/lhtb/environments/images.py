@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -156,7 +157,11 @@ def task_image_tag(task_name: str, content: str) -> str:
     return f"{TASK_IMAGE_REPO}/{safe}:{content}"
 
 
-_build_locks: dict[str, asyncio.Lock] = {}
+# One lock per tag and event loop: an asyncio.Lock binds to the loop that first waits on it, and every job
+# (``asyncio.run``) has its own loop, so a lock shared across jobs in one process would fail in the second job.
+_build_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def ensure_task_image(
@@ -165,7 +170,8 @@ async def ensure_task_image(
     """The tag of the task's image, building it only when no image with the same content hash exists."""
     content = await asyncio.to_thread(context_hash, environment_dir)
     tag = task_image_tag(task_name, content)
-    lock = _build_locks.setdefault(tag, asyncio.Lock())
+    locks = _build_locks.setdefault(asyncio.get_running_loop(), {})
+    lock = locks.setdefault(tag, asyncio.Lock())
     async with lock:
         if await asyncio.to_thread(_image_label, tag, LABEL_CONTENT_HASH) == content:
             return tag, False
