@@ -1,6 +1,6 @@
 """Time ``lhtb report`` on 100,000 synthetic trial results written to disk as real job directories.
 
-Generates N trial results (agents x tasks x attempts, with errors, phases, checkpoints, usage and unknown
+Generates N trial results (agents x tasks x attempts, with errors, phases, checkpoints, activity, usage, unknown
 prices mixed in), writes them as ``result.json`` files under two jobs (one with a non-default timeout, so it
 is flagged), then times, per repeat: loading every file as ``lhtb report`` does (read, parse, validate the
 fields metrics use, project to rows), computing the report, and rendering each format. Target: load + compute +
@@ -38,6 +38,7 @@ from lhtb.report.leaderboard import build_report
 from lhtb.report.loading import load_jobs
 from lhtb.report.render import FORMATS, render
 from lhtb.results.models import (
+    ActivityRecord,
     AgentOutcome,
     AgentSpec,
     CheckpointRecord,
@@ -99,6 +100,15 @@ def synthetic_trial(
         cost_usd=round(rng.uniform(0.05, 3.0), 4) if priced else None,
         episodes=rng.randint(5, 120),
     )
+    # Most agents were working until they stopped; some stalled minutes before their time ran out.
+    idle = rng.expovariate(1 / 600) if rng.random() < 0.2 else rng.uniform(0, 20)
+    activity = ActivityRecord(
+        last_active_sec=round(max(0.0, agent_sec - idle), 3),
+        poll_interval_sec=30.0,
+        cpu_floor=0.02,
+        samples=int(agent_sec // 30),
+        agent_steps=usage.episodes * 2,
+    )
     subtasks = [Subtask(name=f"check-{i}", weight=1.0, score=reward or 0.0, detail="synthetic") for i in range(4)]
     return TrialResult(
         trial_name=trial_name(task, agent, attempt),
@@ -116,6 +126,7 @@ def synthetic_trial(
         timings=PhaseTimings(build=1.0, start=0.5, agent_setup=0.2, agent=agent_sec, verifier=4.0, teardown=0.1),
         phases=phases,
         reward_curve=curve,
+        activity=activity,
         usage=usage,
         agent_timeout_sec=timeout,
         continue_until_timeout=n_phases > 1,

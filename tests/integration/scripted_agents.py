@@ -124,3 +124,15 @@ class Crashes(_Resumable):
     async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
         await self._step(context)
         raise KeyError("bug in the agent")
+
+
+class BusyUntilTimeout(_Scripted):
+    """Works (burns CPU) until its time runs out."""
+
+    scripts = ["while :; do :; done"]
+
+
+class HangsAfterWork(_Scripted):
+    """Works for two seconds, then blocks on a command that never returns."""
+
+    scripts = ["timeout 2 sh -c 'while :; do :; done'; sleep 1000"]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from lhtb.environments.cgroup_cpu import CpuFile
 from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
 from lhtb.environments.images import PYTHON_IMAGE
 from lhtb.environments.tarsafe import safe_extract
@@ -115,6 +116,26 @@ def test_pause_freezes_processes() -> None:
     frozen, still, after = asyncio.run(_with_env(body))
     assert frozen == still  # nothing ran while paused
     assert len(after) > len(still)
+
+
+def test_cpu_counter_follows_work_from_the_host_file_and_the_api() -> None:
+    async def body(env: DockerEnvironment):  # type: ignore[no-untyped-def]
+        idle_start = await env.cpu_usage_ns()
+        await asyncio.sleep(0.5)
+        idle_end = await env.cpu_usage_ns()
+        await env.exec("timeout 1 sh -c 'while :; do :; done'; true")
+        busy_end = await env.cpu_usage_ns()
+        found = env._cpu_file
+        env._cpu_file = False  # as on a remote engine: the Engine API's stats
+        from_api = await env.cpu_usage_ns()
+        return idle_start, idle_end, busy_end, from_api, found
+
+    idle_start, idle_end, busy_end, from_api, found = asyncio.run(_with_env(body))
+    assert isinstance(found, CpuFile), "the engine runs on this host: its cgroup file is read"
+    assert idle_start is not None and idle_end is not None and busy_end is not None and from_api is not None
+    assert idle_end - idle_start < 0.05e9  # an idle container uses (almost) nothing
+    assert busy_end - idle_end > 0.5e9  # a one-second busy loop on a one-CPU container
+    assert abs(from_api - busy_end) < 0.2e9  # both sources count the same thing
 
 
 def _read_file(env: DockerEnvironment, path: str) -> str:

@@ -132,3 +132,21 @@ def test_a_crashing_agent_is_an_agent_error_and_still_graded(make_task, tmp_path
     assert "KeyError" in result.error.message and result.agent_outcome.stop_reason == "error"
     assert result.reward == 1.0  # graded: an agent error counts with the reward its work earned
     assert (tmp_path / "jobs" / "crash" / "trials" / result.trial_name / "agent" / "agent-exception.txt").is_file()
+
+
+def test_a_timeout_while_working_is_told_apart_from_a_stall(make_task, tmp_path: Path) -> None:
+    from lhtb.metrics.failure_modes import FailureMode, classify
+    from lhtb.metrics.rows import to_row
+
+    make_task("stalls", agent_timeout=12)  # stall window: a tenth of 12 s; CPU polled every 0.5 s
+    agents = ("scripted_agents:BusyUntilTimeout", "scripted_agents:HangsAfterWork")
+    _job, trials = run(make_task.root, tmp_path / "jobs", agents, name="stall")
+    by_agent = {result.agent.name: result for result in trials.values()}
+    busy, hung = by_agent["scripted_agents:BusyUntilTimeout"], by_agent["scripted_agents:HangsAfterWork"]
+    for result in (busy, hung):
+        assert result.agent_outcome.stop_reason == "timeout" and result.activity is not None
+        assert result.activity.samples >= 10 and result.activity.poll_interval_sec == 0.5
+    assert busy.activity.last_active_sec is not None and busy.activity.last_active_sec >= 12 - 1.2
+    assert hung.activity.last_active_sec is not None and 1.0 <= hung.activity.last_active_sec <= 4.0
+    assert classify(to_row(busy), 0.95) == FailureMode.TIMEOUT_WORKING.value
+    assert classify(to_row(hung), 0.95) == FailureMode.TIMEOUT_STALLED.value

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -19,6 +20,8 @@ class AgentContext:
     environment: Environment
     logs_dir: Path  # host directory for the agent's logs (trajectory, cast, stdout)
     timeout_sec: float
+    # Call on every step (a model reply, keystrokes sent): the harness tells a stall from work by it.
+    report_activity: Callable[[], None] = field(default=lambda: None)
 
 
 class Agent(Protocol):

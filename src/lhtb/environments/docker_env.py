@@ -11,9 +11,10 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from lhtb.environments.base import ExecResult
+from lhtb.environments.cgroup_cpu import CpuFile, cpu_file_for_pid
 from lhtb.environments.docker_client import (
     LABEL_JOB,
     LABEL_MANAGED,
@@ -25,6 +26,7 @@ from lhtb.environments.docker_client import (
 )
 from lhtb.environments.tarsafe import SanitizedArchive, sanitize, tar_directory
 from lhtb.errors import EnvironmentStartError, LhtbError
+from lhtb.tasks.config import EnvironmentSection
 
 # Grace between the in-container `timeout` and the host-side kill of a command that outlived it.
 _HOST_KILL_GRACE_SEC = 10.0
@@ -46,6 +48,35 @@ class ContainerSpec:
     env: dict[str, str] = field(default_factory=dict)
     # host path -> (container path, mode "ro"/"rw")
     mounts: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def for_task(
+        cls,
+        section: EnvironmentSection,
+        image: str,
+        *,
+        job: str,
+        trial: str,
+        role: str,
+        network: str,
+        env: dict[str, str],
+        mounts: dict[str, tuple[str, str]] | None = None,
+    ) -> ContainerSpec:
+        """A container of a trial, sized by the task's ``[environment]`` (agent and verifier alike)."""
+        return cls(
+            image=image,
+            name=unique_name(trial, role),
+            job=job,
+            trial=trial,
+            role=role,
+            workdir=section.workdir,
+            network=network,
+            cpus=section.cpus,
+            memory_mb=section.memory_mb,
+            pids_limit=section.pids_limit,
+            env=env,
+            mounts=mounts or {},
+        )
 
     def labels(self) -> dict[str, str]:
         return {
@@ -74,6 +105,7 @@ class DockerEnvironment:
     def __init__(self, spec: ContainerSpec) -> None:
         self.spec = spec
         self._container: Any = None
+        self._cpu_file: CpuFile | Literal[False] | None = None  # None: not looked up; False: not on this host
         self._stopped = False
         # Cleared while the container is frozen: a new exec waits instead of failing on a paused container.
         self._thawed = asyncio.Event()
@@ -231,6 +263,41 @@ class DockerEnvironment:
     async def unpause(self) -> None:
         await asyncio.to_thread(self._require().unpause)
         self._thawed.set()
+
+    async def cpu_usage_ns(self) -> int | None:
+        """Total CPU time the container's processes have used; None when unavailable.
+
+        From the host's cgroup file when the engine runs on this host, else from the Engine API (~1 s a call).
+        """
+        container = self._require()
+        if self._cpu_file is None:
+            self._cpu_file = await asyncio.to_thread(self._find_cpu_file, container.id)
+        if self._cpu_file:
+            usage = self._cpu_file.read_ns()
+            if usage is not None:
+                return usage
+
+        def from_api() -> int | None:
+            import docker
+
+            try:
+                stats = get_client().api.stats(container.id, stream=False, one_shot=True)
+            except (docker.errors.APIError, OSError):
+                return None
+            usage = stats.get("cpu_stats", {}).get("cpu_usage", {}).get("total_usage")
+            return int(usage) if isinstance(usage, int) else None
+
+        return await asyncio.to_thread(from_api)
+
+    @staticmethod
+    def _find_cpu_file(container_id: str) -> CpuFile | Literal[False]:
+        import docker
+
+        try:
+            pid = int(get_client().api.inspect_container(container_id)["State"]["Pid"] or 0)
+        except (docker.errors.APIError, OSError, KeyError, TypeError, ValueError):
+            return False
+        return (cpu_file_for_pid(pid, container_id) if pid > 0 else None) or False
 
     async def stop(self) -> None:
         if self._stopped or self._container is None:

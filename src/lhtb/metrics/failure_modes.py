@@ -13,6 +13,8 @@ from lhtb.metrics.rows import TrialRow
 
 NEAR_MISS_FLOOR = 0.75  # a reward in [NEAR_MISS_FLOOR, threshold) is a near miss
 EARLY_EXIT_FRACTION = 0.5  # stopping before this share of the agent timeout is "well before its time"
+STALL_WINDOW_SEC = 300.0  # idle for the last 5 minutes of its time (a tenth of a short timeout): stalled
+STALL_WINDOW_FRACTION = 0.1
 _VERIFIER_ERRORS = frozenset({ErrorClass.VERIFIER_ERROR.value, ErrorClass.VERIFIER_TIMEOUT.value})
 _AGENT_ERROR = ErrorClass.AGENT_ERROR.value
 
@@ -22,6 +24,7 @@ class FailureMode(StrEnum):
     VERIFIER_ERROR = "verifier_error"
     SOLVED = "solved"
     TIMEOUT_WORKING = "timeout_working"
+    TIMEOUT_STALLED = "timeout_stalled"
     AGENT_ERROR = "agent_error"
     FALSE_FINISH = "false_finish"
     EARLY_EXIT = "early_exit"
@@ -33,7 +36,14 @@ MODE_DEFINITIONS: dict[FailureMode, str] = {
     FailureMode.INFRASTRUCTURE_ERROR: "harness or infrastructure error; excluded from denominators, not the agent's 0",
     FailureMode.VERIFIER_ERROR: "the verifier crashed or timed out on the agent's work; counts as reward 0",
     FailureMode.SOLVED: "reward >= threshold",
-    FailureMode.TIMEOUT_WORKING: "still running when its time ran out (stopped by the timeout), reward < threshold",
+    FailureMode.TIMEOUT_WORKING: (
+        "stopped by the timeout with reward < threshold, and seen working in its last "
+        f"{STALL_WINDOW_SEC / 60:g} minutes ({STALL_WINDOW_FRACTION:.0%} of a shorter timeout), or not monitored"
+    ),
+    FailureMode.TIMEOUT_STALLED: (
+        "stopped by the timeout with reward < threshold, idle (no agent step, no CPU use) for its last "
+        f"{STALL_WINDOW_SEC / 60:g} minutes ({STALL_WINDOW_FRACTION:.0%} of a shorter timeout): hung or waiting"
+    ),
     FailureMode.AGENT_ERROR: "the agent crashed or reported an error, reward < threshold",
     FailureMode.FALSE_FINISH: (
         f"declared done and stopped with {NEAR_MISS_FLOOR} <= reward < threshold "
@@ -50,6 +60,13 @@ MODE_DEFINITIONS: dict[FailureMode, str] = {
 }
 
 
+def stall_window_sec(timeout_sec: float | None) -> float:
+    """How long an agent must have been idle at the end of its time to count as stalled."""
+    if not timeout_sec or timeout_sec <= 0:
+        return STALL_WINDOW_SEC
+    return min(STALL_WINDOW_SEC, STALL_WINDOW_FRACTION * timeout_sec)
+
+
 def classify(row: TrialRow, threshold: float) -> str:
     """The one failure mode (a ``FailureMode`` value) of a trial at pass threshold ``threshold``."""
     reward, error_class, stop_reason = row.reward, row.error_class, row.stop_reason
@@ -60,6 +77,9 @@ def classify(row: TrialRow, threshold: float) -> str:
     if reward >= threshold:
         return _SOLVED
     if stop_reason == "timeout":
+        idle = row.idle_sec
+        if idle is not None and idle > stall_window_sec(row.timeout_sec):
+            return _TIMEOUT_STALLED
         return _TIMEOUT_WORKING
     if stop_reason == "error" or error_class == _AGENT_ERROR:
         return _AGENT_ERROR_MODE
@@ -77,6 +97,7 @@ _INFRASTRUCTURE_ERROR = FailureMode.INFRASTRUCTURE_ERROR.value
 _VERIFIER_ERROR = FailureMode.VERIFIER_ERROR.value
 _SOLVED = FailureMode.SOLVED.value
 _TIMEOUT_WORKING = FailureMode.TIMEOUT_WORKING.value
+_TIMEOUT_STALLED = FailureMode.TIMEOUT_STALLED.value
 _AGENT_ERROR_MODE = FailureMode.AGENT_ERROR.value
 _OTHER = FailureMode.OTHER.value
 _FALSE_FINISH = FailureMode.FALSE_FINISH.value

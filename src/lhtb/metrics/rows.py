@@ -27,6 +27,7 @@ class TrialRow(NamedTuple):
     stop_reason: str  # how the last agent phase ended: completed / timeout / error / cancelled / not_started
     agent_sec: float | None  # agent clock, paused time excluded
     timeout_sec: float | None
+    idle_sec: float | None  # agent seconds since last seen active, at the end; None: activity not monitored
     continue_until_timeout: bool
     input_tokens: int
     cached_input_tokens: int
@@ -50,6 +51,13 @@ def _agent_sec(result: TrialResult) -> float | None:
     return result.timings.agent
 
 
+def idle_at_end(agent_sec: float | None, last_active: float | None, monitored: bool) -> float | None:
+    """Agent seconds between the last observed activity and the end (all of it when never seen active)."""
+    if not monitored or agent_sec is None:
+        return None
+    return max(0.0, agent_sec - (last_active or 0.0))
+
+
 def _curve(result: TrialResult, agent_sec: float | None, final: float | None) -> tuple[tuple[float, float], ...]:
     """Checkpoint rewards, the reward after each phase, and the final scored reward, on the agent clock."""
     points = [(c.agent_sec, c.reward) for c in result.reward_curve if c.reward is not None]
@@ -62,6 +70,13 @@ def _curve(result: TrialResult, agent_sec: float | None, final: float | None) ->
         points.append((agent_sec, final))
     points.sort(key=lambda point: point[0])
     return tuple(points)
+
+
+def _idle_sec(result: TrialResult, agent_sec: float | None) -> float | None:
+    activity = result.activity
+    if activity is None:
+        return None
+    return idle_at_end(agent_sec, activity.last_active_sec, activity.samples > 0 or activity.agent_steps > 0)
 
 
 def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = (), *, with_curve: bool = True) -> TrialRow:
@@ -89,6 +104,7 @@ def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = (), *, with_c
         stop_reason,
         agent_sec,
         result.agent_timeout_sec,
+        _idle_sec(result, agent_sec),
         result.continue_until_timeout,
         usage.input_tokens,
         usage.cached_input_tokens,

@@ -13,7 +13,7 @@ from lhtb.environments.images import ensure_task_image
 from lhtb.errors import LhtbError
 from lhtb.qa.layers import scan_image
 from lhtb.qa.probe import Probe, probe
-from lhtb.qa.static import content_digests, files_missing_canary, foreign_bases
+from lhtb.qa.static import content_digests, drifted_copies, files_missing_canary, foreign_bases
 from lhtb.results.models import QaGate, QaTaskReport, VerifierOutcome
 from lhtb.tasks.loader import Task, TaskLoad
 
@@ -38,6 +38,9 @@ def static_gates(task: Task, report: QaTaskReport) -> None:
     _gate(report, "canary", not missing, ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))
     foreign = foreign_bases(task)
     _gate(report, "offline base", not foreign, ", ".join(foreign) or "FROM lhtb/*")
+    drifted = drifted_copies(task)
+    copies = len(task.config.verifier.copies)
+    _gate(report, "verifier copies identical", not drifted, "; ".join(drifted) or f"{copies} declared")
     _gate(report, "baseline present", (task.path / "baseline" / "solve.sh").is_file(), "baseline/solve.sh")
     shared = task.config.verifier.environment_mode == "shared"
     _gate(report, "separate verifier", not shared, "shared mode grades live state", blocking=False)

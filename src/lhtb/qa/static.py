@@ -43,6 +43,39 @@ def foreign_bases(task: Task) -> list[str]:
     return [base for base in _FROM.findall(dockerfile) if not ALLOWED_BASES.match(base) and base not in stages]
 
 
+def drifted_copies(task: Task) -> list[str]:
+    """Declared verifier copies (``[verifier] copies``) that differ from the original the image ships.
+
+    A file is compared byte for byte; a directory by its set of files (``__pycache__`` ignored) and each file.
+    """
+    problems = []
+    for copy, original in sorted(task.config.verifier.copies.items()):
+        ours, theirs = task.tests_dir / copy, task.environment_dir / original
+        label = f"tests/{copy} vs environment/{original}"
+        if not ours.exists() or not theirs.exists():
+            problems.append(f"{label}: missing {'tests/' + copy if not ours.exists() else 'environment/' + original}")
+            continue
+        left, right = _files_under(ours), _files_under(theirs)
+        if left.keys() != right.keys():
+            only = sorted(left.keys() ^ right.keys())
+            problems.append(f"{label}: not the same files ({', '.join(only[:3])})")
+            continue
+        differing = [name or ours.name for name in sorted(left) if left[name].read_bytes() != right[name].read_bytes()]
+        if differing:
+            problems.append(f"{label}: {', '.join(differing[:3])} differ")
+    return problems
+
+
+def _files_under(path: Path) -> dict[str, Path]:
+    if path.is_file():
+        return {"": path}
+    return {
+        str(f.relative_to(path)): f
+        for f in path.rglob("*")
+        if f.is_file() and "__pycache__" not in f.relative_to(path).parts
+    }
+
+
 PUBLIC_COPIES = "public"  # tests/public/: the verifier's own copies of data the agent sees anyway
 
 

@@ -19,7 +19,7 @@ from pydantic import ConfigDict, Field, TypeAdapter
 from typing_extensions import TypedDict  # pydantic needs it for TypedDicts before Python 3.12
 
 from lhtb.errors import ERROR_POLICY, ErrorClass
-from lhtb.metrics.rows import DIAGNOSTIC_FLAG, TrialRow
+from lhtb.metrics.rows import DIAGNOSTIC_FLAG, TrialRow, idle_at_end
 
 _Finite = Annotated[float, Field(allow_inf_nan=False)]
 _Reward = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
@@ -69,6 +69,13 @@ class _Checkpoint(TypedDict):
     reward: _Reward | None
 
 
+class _Activity(TypedDict, total=False):
+    __pydantic_config__ = _IGNORE  # type: ignore[misc]
+    last_active_sec: _Finite | None
+    samples: int
+    agent_steps: int
+
+
 class _Result(TypedDict):
     """The fields of ``TrialResult`` that :func:`lhtb.metrics.rows.to_row` reads, with the same defaults."""
 
@@ -86,6 +93,7 @@ class _Result(TypedDict):
     timings: NotRequired[_Timings]
     phases: NotRequired[list[_Phase]]
     reward_curve: NotRequired[list[_Checkpoint]]
+    activity: NotRequired[_Activity | None]
     usage: NotRequired[_Usage]
     agent_timeout_sec: NotRequired[_Finite | None]
     continue_until_timeout: NotRequired[bool]
@@ -130,6 +138,12 @@ def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_cu
     else:
         scored = 0.0
 
+    activity = r.get("activity")
+    idle_sec = None
+    if activity is not None:
+        monitored = activity.get("samples", 0) > 0 or activity.get("agent_steps", 0) > 0
+        idle_sec = idle_at_end(agent_sec, activity.get("last_active_sec"), monitored)
+
     agent = r["agent"]
     model = agent.get("model")
     usage = r.get("usage", _EMPTY)
@@ -146,6 +160,7 @@ def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_cu
         stop_reason,
         agent_sec,
         r.get("agent_timeout_sec"),
+        idle_sec,
         r.get("continue_until_timeout", False),
         usage.get("input_tokens", 0),  # type: ignore[arg-type]
         usage.get("cached_input_tokens", 0),  # type: ignore[arg-type]

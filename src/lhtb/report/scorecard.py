@@ -4,7 +4,27 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from lhtb.metrics.failure_modes import classify
+from lhtb.metrics.rows import to_row
 from lhtb.results.models import TrialResult
+
+SHOWN_THRESHOLD = 0.95  # the failure mode shown for a single trial is the one at the default pass threshold
+
+
+def failure_mode(result: TrialResult, threshold: float = SHOWN_THRESHOLD) -> str:
+    return classify(to_row(result, with_curve=False), threshold)
+
+
+def activity_line(result: TrialResult) -> str | None:
+    """When the agent was last seen working, for people; None when activity was not monitored."""
+    activity = result.activity
+    if activity is None:
+        return None
+    seen = "never" if activity.last_active_sec is None else f"at {activity.last_active_sec:g} s of agent time"
+    return (
+        f"{seen} ({activity.samples} CPU readings every {activity.poll_interval_sec:g} s, "
+        f"{activity.agent_steps} agent steps)"
+    )
 
 
 def render_trial(result: TrialResult) -> list[object]:
@@ -17,6 +37,10 @@ def render_trial(result: TrialResult) -> list[object]:
     header.add_row("stop", f"{result.agent_outcome.stop_reason} {result.agent_outcome.message}".strip())
     if result.error:
         header.add_row("error", f"{result.error.error_class.value}: {result.error.message}")
+    header.add_row(f"mode at {SHOWN_THRESHOLD:g}", failure_mode(result))
+    activity = activity_line(result)
+    if activity:
+        header.add_row("last seen working", activity)
     timings = result.timings.model_dump()
     header.add_row("timings", ", ".join(f"{k} {v:.2f}s" for k, v in timings.items() if v is not None))
     out: list[object] = [header]

@@ -159,6 +159,20 @@ class PhaseRecord(_Strict):
     mode: Literal["initial", "same-conversation", "restart"] = "initial"
 
 
+class ActivityRecord(_Strict):
+    """When the agent was last seen working, so a timeout can be told apart from a stall (docs/evaluation.md).
+
+    Activity is an agent step the agent reports (a model reply, keystrokes sent) or container CPU use of at
+    least ``cpu_floor`` of one core between two polls ``poll_interval_sec`` apart (agent clock).
+    """
+
+    last_active_sec: float | None = None  # agent clock; None: never seen active
+    poll_interval_sec: float
+    cpu_floor: float
+    samples: int = 0  # CPU polls that returned a reading
+    agent_steps: int = 0  # activity reports from the agent itself
+
+
 class CheckpointRecord(_Strict):
     """A reward checkpoint: the artifacts snapshotted at ``agent_sec`` of agent time, graded without feedback."""
 
@@ -211,6 +225,7 @@ class TrialResult(_Strict):
     timings: PhaseTimings = Field(default_factory=PhaseTimings)
     phases: list[PhaseRecord] = Field(default_factory=list)
     reward_curve: list[CheckpointRecord] = Field(default_factory=list)
+    activity: ActivityRecord | None = None  # None: not monitored (the agent never ran)
     usage: Usage = Field(default_factory=Usage)  # summed over every phase, including one cut off by the timeout
     agent_timeout_sec: float | None = None
     continue_until_timeout: bool = False

@@ -51,6 +51,17 @@ class VerifierSection(_Section):
     # "shared": grade inside the agent's container (Harbor compatibility, for live state).
     environment_mode: Literal["separate", "shared"] = "separate"
     restart_environment: bool = False
+    # lhtb: the verifier's own copies of files the image ships (generators, engines), so the agent cannot alter
+    # what grades it: path under tests/ -> path under environment/. `lhtb tasks check` requires them identical.
+    copies: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("copies")
+    @classmethod
+    def _relative_paths(cls, value: dict[str, str]) -> dict[str, str]:
+        for path in (*value, *value.values()):
+            if not path or path.startswith("/") or ".." in path.split("/"):
+                raise ValueError(f"copy path {path!r} must be relative (to tests/ or environment/), without '..'")
+        return value
 
 
 class EnvironmentSection(_Section):

@@ -17,6 +17,7 @@ from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.errors import AgentError, LhtbError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import AgentOutcome, CheckpointRecord, PhaseRecord, Usage, VerifierOutcome
+from lhtb.trial.activity import ActivityMonitor
 from lhtb.trial.clock import AgentClock
 from lhtb.trial.feedback import diagnostic, rejection
 from lhtb.trial.grader import Grader
@@ -49,6 +50,7 @@ class AgentLoop:
     grader: Grader
     clock: AgentClock
     settings: LoopSettings
+    activity: ActivityMonitor | None = None
     phases: list[PhaseRecord] = field(default_factory=list)
     reward_curve: list[CheckpointRecord] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
@@ -109,6 +111,7 @@ class AgentLoop:
         """One phase under the agent clock, with checkpoints; a phase cut off by the deadline keeps its usage."""
         task = asyncio.ensure_future(coro)
         self.clock.start()
+        watcher = None if self.activity is None else asyncio.ensure_future(self.activity.watch())
         try:
             while True:
                 wait = min(self.clock.remaining, self._next_checkpoint_at - self.clock.used)
@@ -124,6 +127,10 @@ class AgentLoop:
             raise
         finally:
             self.clock.stop()
+            if watcher is not None:
+                watcher.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watcher
 
     def _outcome_of(self, task: asyncio.Future[AgentOutcome]) -> AgentOutcome:
         """The phase's outcome; a crash inside the agent's own code is the agent's error (graded), not ours."""

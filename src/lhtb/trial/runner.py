@@ -18,12 +18,13 @@ from typing import TypeVar
 
 from lhtb.agents.base import AgentContext
 from lhtb.agents.registry import create_agent
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment
 from lhtb.environments.images import ensure_task_image
 from lhtb.errors import ERROR_POLICY, AgentError, ErrorClass, LhtbError
 from lhtb.fs import write_model_atomic, write_text_atomic
 from lhtb.results.models import AgentOutcome, AgentSpec, ErrorInfo, PhaseTimings, TrialResult, VerifierOutcome
 from lhtb.tasks.loader import Task
+from lhtb.trial.activity import ActivityMonitor, poll_interval_sec
 from lhtb.trial.agent_loop import AgentLoop, LoopSettings
 from lhtb.trial.background import Background
 from lhtb.trial.clock import AgentClock
@@ -81,17 +82,13 @@ async def _timed(state: _State, phase: str, coro: Awaitable[T]) -> T:
 
 def agent_spec_for(task: Task, image: str, plan: TrialPlan) -> ContainerSpec:
     env = task.config.environment
-    return ContainerSpec(
-        image=image,
-        name=unique_name(plan.trial_name, "agent"),
+    return ContainerSpec.for_task(
+        env,
+        image,
         job=plan.job_name,
         trial=plan.trial_name,
         role="agent",
-        workdir=env.workdir,
         network=env.effective_network,
-        cpus=env.cpus,
-        memory_mb=env.memory_mb,
-        pids_limit=env.pids_limit,
         env=dict(env.env),
     )
 
@@ -120,9 +117,11 @@ async def _run_agent(state: _State) -> None:
     agent = create_agent(plan.agent_spec)
     logs_dir = plan.trial_dir / "agent"
     logs_dir.mkdir(parents=True, exist_ok=True)
-    context = AgentContext(plan.task, state.agent_env, logs_dir, plan.agent_timeout_sec)
+    clock = state.grader.clock
+    activity = ActivityMonitor(state.agent_env, clock, interval_sec=poll_interval_sec(plan.agent_timeout_sec))
+    context = AgentContext(plan.task, state.agent_env, logs_dir, plan.agent_timeout_sec, activity.report)
     await _timed(state, "agent_setup", agent.setup(context))
-    state.loop = AgentLoop(agent, context, state.agent_env, state.grader, state.grader.clock, plan.settings)
+    state.loop = AgentLoop(agent, context, state.agent_env, state.grader, clock, plan.settings, activity)
     try:
         outcome = await _timed(state, "agent", state.loop.run(plan.task.instruction))
     except AgentError as exc:
@@ -166,6 +165,7 @@ def _result(state: _State, final: VerifierOutcome | None = None) -> TrialResult:
         timings=state.timings,
         phases=[] if loop is None else loop.phases,
         reward_curve=[] if loop is None else loop.reward_curve,
+        activity=None if loop is None or loop.activity is None else loop.activity.record(),
         usage=state.agent_outcome.usage,
         agent_timeout_sec=plan.agent_timeout_sec,
         continue_until_timeout=plan.settings.continue_until_timeout,

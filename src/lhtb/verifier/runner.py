@@ -20,7 +20,7 @@ from pathlib import Path
 
 import lhtb
 from lhtb.environments.base import ExecResult
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment
 from lhtb.environments.tarsafe import safe_extract
 from lhtb.errors import ErrorClass, LhtbError, VerifierError, VerifierTimeoutError
 from lhtb.fs import write_text_atomic
@@ -79,18 +79,13 @@ def verifier_env_vars(task: Task) -> dict[str, str]:
 
 def verifier_spec(task: Task, image: str, *, job: str, trial: str) -> ContainerSpec:
     """A verifier container: generic for a trial, so it can be started ahead of time and used for any phase."""
-    env_section = task.config.environment
-    return ContainerSpec(
-        image=image,
-        name=unique_name(trial, "verifier"),
+    return ContainerSpec.for_task(
+        task.config.environment,
+        image,
         job=job,
         trial=trial,
         role="verifier",
-        workdir=env_section.workdir,
         network="none",
-        cpus=env_section.cpus,
-        memory_mb=env_section.memory_mb,
-        pids_limit=env_section.pids_limit,
         env=verifier_env_vars(task),
         mounts={str(sdk_host_dir()): (f"{SDK_MOUNT}/lhtb", "ro")},
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lhtb.report.scorecard import SHOWN_THRESHOLD, activity_line, failure_mode
 from lhtb.results.models import TrialResult, Usage
 from lhtb.viewer.charts import curve_points, reward_curve_svg
 from lhtb.viewer.markup import (
@@ -40,6 +41,8 @@ def _summary(result: TrialResult) -> str:
             ("reward", num(result.reward, 4)),
             ("error", error),
             ("stop reason", outcome.stop_reason),
+            (f"failure mode (at {SHOWN_THRESHOLD:g})", failure_mode(result)),
+            ("last seen working", activity_line(result)),
             ("agent exit code", outcome.exit_code),
             ("agent message", outcome.message),
             ("started", result.started_at.isoformat()),

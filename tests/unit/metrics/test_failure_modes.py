@@ -12,6 +12,7 @@ from lhtb.metrics.failure_modes import FailureMode, classify
 from lhtb.metrics.models import MetricSettings
 from lhtb.metrics.rows import DIAGNOSTIC_FLAG, job_flags, to_row
 from lhtb.results.models import (
+    ActivityRecord,
     AgentOutcome,
     AgentSpec,
     CheckpointRecord,
@@ -81,6 +82,34 @@ def trial(
     ],
 )
 def test_classify(result: TrialResult, mode: FailureMode) -> None:
+    assert classify(to_row(result), 0.95) == mode.value
+
+
+def seen(last_active: float | None, *, samples: int = 10, steps: int = 0) -> ActivityRecord:
+    return ActivityRecord(
+        last_active_sec=last_active, poll_interval_sec=20.0, cpu_floor=0.02, samples=samples, agent_steps=steps
+    )
+
+
+@pytest.mark.parametrize(
+    ("timeout", "activity", "mode"),
+    [
+        # 1000 s timeout: the window is min(300, 100) = 100 s of idleness at the end
+        (1000.0, seen(950.0), FailureMode.TIMEOUT_WORKING),
+        (1000.0, seen(900.0), FailureMode.TIMEOUT_WORKING),  # idle exactly the window: not yet stalled
+        (1000.0, seen(899.0), FailureMode.TIMEOUT_STALLED),
+        (1000.0, seen(None), FailureMode.TIMEOUT_STALLED),  # monitored, never seen working
+        (1000.0, seen(None, samples=0), FailureMode.TIMEOUT_WORKING),  # no reading at all: not monitored
+        (1000.0, seen(None, samples=0, steps=3), FailureMode.TIMEOUT_STALLED),
+        (1000.0, None, FailureMode.TIMEOUT_WORKING),  # results without activity records keep their mode
+        (7200.0, seen(6950.0), FailureMode.TIMEOUT_WORKING),  # long timeout: the window is 300 s
+        (7200.0, seen(6899.0), FailureMode.TIMEOUT_STALLED),
+    ],
+)
+def test_timeouts_split_into_working_and_stalled(
+    timeout: float, activity: ActivityRecord | None, mode: FailureMode
+) -> None:
+    result = trial(0.4, stop="timeout", agent_sec=timeout, timeout=timeout, activity=activity)
     assert classify(to_row(result), 0.95) == mode.value
 
 

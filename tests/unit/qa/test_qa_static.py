@@ -29,3 +29,33 @@ def test_content_digests_skip_tiny_files(tmp_path: Path) -> None:
     (tmp_path / "tests" / "big.py").write_text("y" * 100)
     digests = content_digests([tmp_path / "tests"])
     assert list(digests.values()) == ["tests/big.py"]
+
+
+def test_declared_copies_must_match_their_originals(tmp_path: Path) -> None:
+    import pytest
+
+    from lhtb.errors import TaskInvalidError
+    from lhtb.qa.static import drifted_copies
+
+    path = scaffold("copies", tmp_path, "games-puzzles")
+    (path / "environment" / "engine").mkdir()
+    (path / "environment" / "engine" / "rules.py").write_text("RULES = 1\n")
+    (path / "environment" / "gen.py").write_text("SEED = 7\n")
+    (path / "tests" / "engine").mkdir()
+    (path / "tests" / "engine" / "rules.py").write_text("RULES = 1\n")
+    (path / "tests" / "gen.py").write_text("SEED = 7\n")
+    toml = path / "task.toml"
+    toml.write_text(
+        toml.read_text().replace("[verifier]\n", '[verifier]\ncopies = { "engine" = "engine", "gen.py" = "gen.py" }\n')
+    )
+    assert drifted_copies(load_task(path)) == []
+
+    (path / "tests" / "gen.py").write_text("SEED = 8\n")  # drifted
+    (path / "tests" / "engine" / "extra.py").write_text("")  # a file the original lacks
+    assert drifted_copies(load_task(path)) == [
+        "tests/engine vs environment/engine: not the same files (extra.py)",
+        "tests/gen.py vs environment/gen.py: gen.py differ",
+    ]
+    toml.write_text(toml.read_text().replace('"gen.py" = "gen.py"', '"gen.py" = "../gen.py"'))
+    with pytest.raises(TaskInvalidError, match=r"task.toml: 'verifier.copies'"):
+        load_task(path)

@@ -13,7 +13,7 @@ from lhtb.metrics.rows import TrialRow
 def row(curve: tuple[tuple[float, float], ...], reward: float | None = None) -> TrialRow:
     final = curve[-1][1] if curve else reward
     return TrialRow(
-        "j", "t", "a", "task", "cat", 1, (), final, None, "completed", 60.0, 600.0, False, 0, 0, 0, 0.0, 0, curve
+        "j", "t", "a", "task", "cat", 1, (), final, None, "completed", 60.0, 600.0, None, False, 0, 0, 0, 0.0, 0, curve
     )
 
 

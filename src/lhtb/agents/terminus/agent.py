@@ -86,9 +86,11 @@ class TerminusAgent:
         self._known_count = 0
         self._awaiting_confirmation = False
         self._logs_dir: Path | None = None
+        self._report_activity: Callable[[], None] = lambda: None
 
     async def setup(self, context: AgentContext) -> None:
         self._logs_dir = context.logs_dir
+        self._report_activity = context.report_activity
         self._session = self._terminal_factory(context.environment, self.config.width, self.config.height)
         first = await self._session.start(context.task.config.environment.workdir)
         self._cast.output(first.raw_output)
@@ -127,7 +129,9 @@ class TerminusAgent:
                 if limit:
                     return AgentOutcome(stop_reason="completed", usage=self.usage_so_far, message=limit)
                 self._cast.marker(f"episode {self.total_usage.episodes + 1}")
+                self._report_activity()  # a model call in flight is work, even with the terminal idle
                 reply = await self._ask()
+                self._report_activity()
                 done = await self._act(reply)
                 self._write_records()
                 if done:

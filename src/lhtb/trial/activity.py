@@ -1,0 +1,89 @@
+"""Watch whether the agent is still working, so reports can tell "out of time while working" from a stall.
+
+Two signals, both on the agent clock: steps the agent reports (``AgentContext.report_activity``: a model
+reply, keystrokes sent) and the container's CPU time, polled through the Engine API. An agent waiting on a
+model counts as active through its reports; a build or test run counts through its CPU use; an agent blocked
+on a hung command shows neither.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Protocol
+
+from lhtb.metrics.failure_modes import stall_window_sec
+from lhtb.results.models import ActivityRecord
+from lhtb.trial.clock import AgentClock
+
+CPU_FLOOR = 0.02  # share of one core between two polls that counts as work (an idle shell uses far less)
+MAX_POLL_SEC = 30.0
+MIN_POLL_SEC = 0.5
+POLLS_PER_WINDOW = 5  # polls within the stall window, so a stall is seen at a fifth of its resolution
+
+
+class CpuSource(Protocol):
+    async def cpu_usage_ns(self) -> int | None: ...
+
+
+def poll_interval_sec(timeout_sec: float | None) -> float:
+    """Often enough to resolve the stall window of :mod:`lhtb.metrics.failure_modes`."""
+    return max(MIN_POLL_SEC, min(MAX_POLL_SEC, stall_window_sec(timeout_sec) / POLLS_PER_WINDOW))
+
+
+class ActivityMonitor:
+    """Polls CPU while a phase runs (``watch``); ``record`` says when the agent was last seen active."""
+
+    def __init__(self, source: CpuSource, clock: AgentClock, *, interval_sec: float, cpu_floor: float = CPU_FLOOR):
+        self._source = source
+        self._clock = clock
+        self._interval = interval_sec
+        self._cpu_floor = cpu_floor
+        self._last_cpu: tuple[float, int] | None = None  # (agent clock, CPU ns) of the previous reading
+        self._last_active: float | None = None
+        self._samples = 0
+        self._steps = 0
+
+    def report(self) -> None:
+        """An agent step: the agent is active now."""
+        self._steps += 1
+        self._active_at(self._clock.used)
+
+    def _active_at(self, agent_sec: float) -> None:
+        if self._last_active is None or agent_sec > self._last_active:
+            self._last_active = agent_sec
+
+    async def poll(self) -> None:
+        """One CPU reading; work since the previous one marks the agent active now."""
+        usage = await self._source.cpu_usage_ns()
+        now = self._clock.used
+        if usage is None:
+            return
+        self._samples += 1
+        previous, self._last_cpu = self._last_cpu, (now, usage)
+        if previous is None:
+            return
+        elapsed = now - previous[0]
+        if elapsed > 0 and (usage - previous[1]) / 1e9 >= self._cpu_floor * elapsed:
+            self._active_at(now)
+
+    async def watch(self) -> None:
+        """Poll until cancelled (the phase ended); a failed poll never disturbs the agent.
+
+        CPU used between phases (the agent container runs on while it is graded) is not the agent's work on
+        the agent clock, so each phase starts from a fresh reading.
+        """
+        self._last_cpu = None
+        while True:
+            with contextlib.suppress(Exception):
+                await self.poll()
+            await asyncio.sleep(self._interval)
+
+    def record(self) -> ActivityRecord:
+        return ActivityRecord(
+            last_active_sec=None if self._last_active is None else round(self._last_active, 3),
+            poll_interval_sec=self._interval,
+            cpu_floor=self._cpu_floor,
+            samples=self._samples,
+            agent_steps=self._steps,
+        )
