@@ -76,3 +76,32 @@ def test_terminus_with_a_real_local_model(local_model: str, make_task: Any, tmp_
     cast = (trial_dir / "agent" / "recording.cast").read_text().splitlines()
     assert json.loads(cast[0])["version"] == 2 and any('"m", "episode 1"' in line for line in cast)
     assert result.verifier is not None and result.verifier.reward is not None
+
+
+def test_installed_agent_reaches_the_local_model_through_the_loopback_bridge(
+    local_model: str, make_task: Any, tmp_path: Path
+) -> None:
+    """mini-swe-agent runs inside a --network none container; its model calls reach the host's loopback server
+    through the harness's Unix-socket bridge. Its packages come from the host (mounted), not from pip in the box."""
+    make_task("hello-mini", agent_timeout=240)
+    extra = (
+        "-c mini_textbased.yaml -c agent.step_limit=3 -c model.model_kwargs.max_tokens=160 "
+        "-c model.model_kwargs.temperature=0 --model-class litellm_textbased"
+    )
+    spec = AgentSpec(
+        name="mini-swe-agent", model=f"openai/{DEFAULT_ALIAS}", kwargs={"api_base": local_model, "extra_args": extra}
+    )
+    config = new_job_config(make_task.root, None, [spec], job_name="mini", attempts=1, concurrency=1, max_retries=0)
+    run_job(config, tmp_path / "jobs")
+    trial_dir = next((tmp_path / "jobs" / "mini" / "trials").iterdir())
+    result = TrialResult.model_validate_json((trial_dir / "result.json").read_text())
+
+    stdout = (trial_dir / "agent" / "stdout.txt").read_text()
+    assert result.error is None or result.error.error_class.value == "agent_error", (result.error, stdout[-2000:])
+    trajectory = json.loads((trial_dir / "agent" / "mini-swe-agent.trajectory.json").read_text())
+    assert trajectory["info"]["model_stats"]["api_calls"] >= 1, stdout[-2000:]
+    usage = result.agent_outcome.usage
+    assert usage.episodes == trajectory["info"]["model_stats"]["api_calls"]
+    assert usage.input_tokens > 0 and usage.output_tokens > 0  # counted by llama.cpp, read from the trajectory
+    assert usage.cost_usd is None  # a local model has no price: unknown, not 0
+    assert result.verifier is not None and result.verifier.reward is not None

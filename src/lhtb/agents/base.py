@@ -24,6 +24,17 @@ class AgentContext:
     report_activity: Callable[[], None] = field(default=lambda: None)
 
 
+@dataclass(frozen=True)
+class ContainerNeeds:
+    """What an agent that runs inside the task container needs from the harness before the container starts.
+
+    Optional: an agent may define ``async prepare_host(task) -> ContainerNeeds`` (installed agents do).
+    """
+
+    mounts: dict[str, tuple[str, str]] = field(default_factory=dict)  # host path -> (container path, "ro"/"rw")
+    model_api_base: str | None = None  # a model URL the agent must reach from inside the container
+
+
 class Agent(Protocol):
     name: str
 

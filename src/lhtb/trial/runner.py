@@ -16,12 +16,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
-from lhtb.agents.base import AgentContext
+from lhtb.agents.base import Agent, AgentContext, ContainerNeeds
 from lhtb.agents.registry import create_agent
 from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment
 from lhtb.environments.images import ensure_task_image
-from lhtb.errors import ERROR_POLICY, AgentError, ErrorClass, LhtbError
+from lhtb.errors import ERROR_POLICY, AgentError, AgentSetupError, ErrorClass, LhtbError
 from lhtb.fs import write_model_atomic, write_text_atomic
+from lhtb.llm.bridge import ModelBridge, loopback_port
 from lhtb.results.models import AgentOutcome, AgentSpec, ErrorInfo, PhaseTimings, TrialResult, VerifierOutcome
 from lhtb.tasks.loader import Task
 from lhtb.trial.activity import ActivityMonitor, poll_interval_sec
@@ -59,6 +60,8 @@ class _State:
     image: str = ""
     agent_env: DockerEnvironment | None = None
     grader: Grader | None = None
+    agent: Agent | None = None
+    bridge: ModelBridge | None = None
     loop: AgentLoop | None = None
     removals: list[asyncio.Future[None]] = field(default_factory=list)
 
@@ -80,7 +83,9 @@ async def _timed(state: _State, phase: str, coro: Awaitable[T]) -> T:
         setattr(state.timings, phase, round(time.monotonic() - started, 3))
 
 
-def agent_spec_for(task: Task, image: str, plan: TrialPlan) -> ContainerSpec:
+def agent_spec_for(
+    task: Task, image: str, plan: TrialPlan, mounts: dict[str, tuple[str, str]] | None = None
+) -> ContainerSpec:
     env = task.config.environment
     return ContainerSpec.for_task(
         env,
@@ -90,12 +95,37 @@ def agent_spec_for(task: Task, image: str, plan: TrialPlan) -> ContainerSpec:
         role="agent",
         network=env.effective_network,
         env=dict(env.env),
+        mounts=mounts,
     )
+
+
+async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
+    """Mounts the agent asks for, and a bridge to a loopback model server when it runs inside the container."""
+    plan, agent = state.plan, state.agent
+    prepare = getattr(agent, "prepare_host", None)
+    if prepare is None:
+        return {}
+    needs: ContainerNeeds = await prepare(plan.task)
+    mounts = dict(needs.mounts)
+    if needs.model_api_base and plan.task.config.environment.effective_network == "none":
+        port = loopback_port(needs.model_api_base)
+        if port is None:
+            raise AgentSetupError(
+                f"{plan.agent_spec.name} runs inside the task container, which has no network: its model "
+                f"api_base {needs.model_api_base!r} must be this machine's loopback (lhtb bridges it), or the task "
+                "must allow network"
+            )
+        state.bridge = ModelBridge(port)
+        await state.bridge.start()
+        mounts |= state.bridge.mount
+    return mounts
 
 
 async def _start(state: _State) -> None:
     plan = state.plan
-    state.agent_env = DockerEnvironment(agent_spec_for(plan.task, state.image, plan))
+    state.agent = create_agent(plan.agent_spec)
+    mounts = await _container_needs(state)
+    state.agent_env = DockerEnvironment(agent_spec_for(plan.task, state.image, plan, mounts))
     settings = plan.settings
     state.grader = Grader(
         task=plan.task,
@@ -109,12 +139,16 @@ async def _start(state: _State) -> None:
     # The first verifier container starts beside the agent's, so its start is off the critical path.
     state.grader.warm_up()
     await state.agent_env.start()
+    if state.bridge is not None:
+        started = await state.agent_env.exec(state.bridge.forwarder_command, user="root", timeout_sec=30)
+        if started.exit_code != 0:
+            raise AgentSetupError(f"the model route into the container did not start: {started.stderr.strip()[-300:]}")
 
 
 async def _run_agent(state: _State) -> None:
     plan = state.plan
-    assert state.agent_env is not None and state.grader is not None
-    agent = create_agent(plan.agent_spec)
+    assert state.agent_env is not None and state.grader is not None and state.agent is not None
+    agent = state.agent
     logs_dir = plan.trial_dir / "agent"
     logs_dir.mkdir(parents=True, exist_ok=True)
     clock = state.grader.clock
@@ -221,6 +255,8 @@ async def _teardown(state: _State, result: TrialResult) -> None:
     if state.grader is not None:
         state.removals.append(asyncio.ensure_future(state.grader.close()))
     outcomes = await asyncio.gather(*state.removals, return_exceptions=True)
+    if state.bridge is not None:
+        await state.bridge.close()
     result.timings.teardown = round(time.monotonic() - started, 3)
     failures = [o for o in outcomes if isinstance(o, BaseException)]
     if failures:
@@ -245,6 +281,8 @@ async def run_trial(plan: TrialPlan, background: Background, on_phase: PhaseCall
             background.spawn(state.grader.close())
         for removal in state.removals:
             background.spawn(_await(removal))
+        if state.bridge is not None:
+            background.spawn(state.bridge.close())
         raise
     write_trial_result(plan, result)
     background.spawn(_teardown(state, result))

@@ -86,3 +86,37 @@ def test_claude_usage_from_stream_json() -> None:
     assert (usage.input_tokens, usage.cached_input_tokens, usage.output_tokens) == (105, 90, 20)
     assert usage.cost_usd == 0.12 and usage.episodes == 3
     assert codex_usage("").episodes == 0
+
+
+def test_mini_usage_from_its_trajectory() -> None:
+    from lhtb.agents.installed.adapters import mini_trajectory_usage
+
+    def reply(prompt: int, completion: int, cached: int | None, cost: float) -> dict[str, Any]:
+        details = {"cached_tokens": cached} if cached is not None else None
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion, "prompt_tokens_details": details}
+        return {"role": "assistant", "content": "x", "extra": {"response": {"usage": usage}, "cost": cost}}
+
+    trajectory = {
+        "info": {"model_stats": {"api_calls": 2}},
+        "messages": [
+            {"role": "system", "content": "s"},
+            reply(100, 10, 30, 0.0),
+            {"role": "user"},
+            reply(150, 5, None, 0.0),
+        ],
+    }
+    usage = mini_trajectory_usage(json.dumps(trajectory))
+    assert (usage.input_tokens, usage.cached_input_tokens, usage.output_tokens, usage.episodes) == (250, 30, 15, 2)
+    assert usage.cost_usd is None  # mini records 0.0 for unpriced models: unknown, not free
+    priced = mini_trajectory_usage(json.dumps({"messages": [reply(1, 1, 0, 0.25), reply(1, 1, 0, 0.5)]}))
+    assert priced.cost_usd == pytest.approx(0.75)
+    assert mini_trajectory_usage("not json").episodes == 0
+
+
+def test_mini_runs_from_the_host_runtime_with_extra_args() -> None:
+    agent = create_agent(
+        AgentSpec(name="mini-swe-agent", model="openai/q", kwargs={"extra_args": "-c mini_textbased.yaml"})
+    )
+    command = agent.command()  # type: ignore[attr-defined]
+    assert command.startswith("python3 -s -c ") and "sys.path.insert(0, '/opt/lhtb-agent-runtime')" in command
+    assert "--model openai/q" in command and command.endswith("-c mini_textbased.yaml")

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from lhtb.agents.installed.base import Recipe
+from lhtb.agents.installed.runtime import launcher
 from lhtb.results.models import Usage
 
 
@@ -56,6 +57,33 @@ def codex_usage(stdout: str) -> Usage:
     return total
 
 
+def mini_trajectory_usage(text: str) -> Usage:
+    """mini-swe-agent's trajectory: each model message keeps the provider's response, usage included."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return Usage(cost_usd=None)
+    total = Usage()  # no call, no cost; one unpriced call makes the sum unknown
+    for message in data.get("messages", []) if isinstance(data, dict) else []:
+        extra = message.get("extra") if isinstance(message, dict) else None
+        response = extra.get("response") if isinstance(extra, dict) else None
+        raw = response.get("usage") if isinstance(response, dict) else None
+        if not isinstance(raw, dict):
+            continue
+        details = raw.get("prompt_tokens_details") or {}
+        cost = extra.get("cost") if isinstance(extra, dict) else None
+        total = total.plus(
+            Usage(
+                input_tokens=int(raw.get("prompt_tokens") or 0),
+                cached_input_tokens=int(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0,
+                output_tokens=int(raw.get("completion_tokens") or 0),
+                cost_usd=float(cost) if isinstance(cost, (int, float)) and cost > 0 else None,
+                episodes=1,
+            )
+        )
+    return total
+
+
 def _openai_env(model: str | None, api_base: str | None) -> dict[str, str]:
     env = {"OPENAI_BASE_URL": api_base, "OPENAI_API_BASE": api_base} if api_base else {}
     if api_base:
@@ -72,13 +100,16 @@ RECIPES: dict[str, Recipe] = {
     "mini-swe-agent": Recipe(
         name="mini-swe-agent",
         binary="mini",
-        install="python3 -m pip install --quiet mini-swe-agent",
-        run="mini --yolo --exit-immediately --model {model} --task {instruction} "
-        "--output {agent_dir}/mini-swe-agent.trajectory.json",
+        install="",  # never run: installed on the host and mounted (python_packages)
+        run=launcher("minisweagent.run.mini:app", prog="mini") + " --yolo --exit-immediately --model {model} "
+        "--task {instruction} --output {agent_dir}/mini-swe-agent.trajectory.json",
         model_env=_openai_env,
         passthrough_env=("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"),
         extra_env={"MSWEA_CONFIGURED": "true", "MSWEA_COST_TRACKING": "ignore_errors"},
-        notes="litellm model strings, like terminus; the trajectory JSON lands in the agent dir.",
+        notes="litellm model strings, like terminus; usage from its trajectory JSON (copied to agent/).",
+        python_packages=("mini-swe-agent==2.4.6",),
+        trajectory="mini-swe-agent.trajectory.json",
+        parse_trajectory=mini_trajectory_usage,
     ),
     "claude-code": Recipe(
         name="claude-code",

@@ -6,6 +6,7 @@ instruction, which environment it needs (keys, model, base URL) and how to read 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import shlex
@@ -13,9 +14,11 @@ import tarfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from lhtb.agents.base import AgentContext
-from lhtb.errors import AgentSetupError
+from lhtb.agents.base import AgentContext, ContainerNeeds
+from lhtb.agents.installed.runtime import CONTAINER_RUNTIME_DIR, ensure_runtime
+from lhtb.errors import AgentSetupError, LhtbError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import AgentOutcome, AgentSpec, Usage
 
@@ -36,6 +39,10 @@ class Recipe:
     notes: str = ""
     default_model: str | None = None
     extra_env: dict[str, str] = field(default_factory=dict)
+    # Python agents: wheels installed on the host and mounted read-only (runtime.py); install is then skipped.
+    python_packages: tuple[str, ...] = ()
+    trajectory: str | None = None  # a file the CLI writes under {agent_dir}: copied to the trial's agent/ logs
+    parse_trajectory: Callable[[str], Usage] | None = None  # usage from that file, when stdout has none
 
 
 def _single_file_tar(name: str, text: str) -> bytes:
@@ -56,9 +63,22 @@ class InstalledAgent:
         self.name = recipe.name
         self.model = spec.model or recipe.default_model
         self.api_base = spec.kwargs.get("api_base")
+        self.extra_args = spec.kwargs.get("extra_args", "")  # appended to the CLI's command line as given
         self.usage_so_far = Usage()
+        self._runtime: Path | None = None
+
+    async def prepare_host(self, task: object) -> ContainerNeeds:
+        """Before the container starts: the host-installed runtime to mount, and the model to route to."""
+        mounts: dict[str, tuple[str, str]] = {}
+        if self.recipe.python_packages:
+            self._runtime = await asyncio.to_thread(ensure_runtime, self.name, self.recipe.python_packages)
+            mounts[str(self._runtime)] = (CONTAINER_RUNTIME_DIR, "ro")
+        return ContainerNeeds(mounts=mounts, model_api_base=self.api_base)
 
     async def setup(self, context: AgentContext) -> None:
+        if self._runtime is not None:  # mounted read-only by the harness: nothing to install
+            await context.environment.exec(f"mkdir -p {AGENT_DIR}", timeout_sec=30)
+            return
         binary = shlex.quote(self.recipe.binary)
         script = f"mkdir -p {AGENT_DIR}\ncommand -v {binary} >/dev/null 2>&1 && exit 0\n{self.recipe.install}"
         result = await context.environment.exec(script, timeout_sec=INSTALL_TIMEOUT_SEC)
@@ -77,9 +97,10 @@ class InstalledAgent:
         return env
 
     def command(self) -> str:
-        return self.recipe.run.format(
+        command = self.recipe.run.format(
             instruction=f'"$(cat {INSTRUCTION_FILE})"', model=shlex.quote(self.model or ""), agent_dir=AGENT_DIR
         )
+        return f"{command} {self.extra_args}".strip()
 
     async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
         await context.environment.upload_tar(_single_file_tar("instruction.md", instruction), AGENT_DIR)
@@ -87,6 +108,9 @@ class InstalledAgent:
         write_text_atomic(context.logs_dir / "stdout.txt", result.stdout)
         write_text_atomic(context.logs_dir / "stderr.txt", result.stderr)
         self.usage_so_far = self.recipe.parse_usage(result.stdout)
+        trajectory = await self._fetch_trajectory(context)
+        if trajectory is not None and self.recipe.parse_trajectory is not None:
+            self.usage_so_far = self.recipe.parse_trajectory(trajectory)
         usage = self.usage_so_far
         if result.timed_out:
             return AgentOutcome(stop_reason="timeout", usage=usage, message=f"{self.name} hit the agent timeout")
@@ -94,3 +118,20 @@ class InstalledAgent:
             message = f"{self.name} exited {result.exit_code}: {result.stderr.strip()[-300:]}"
             return AgentOutcome(stop_reason="error", exit_code=result.exit_code, usage=usage, message=message)
         return AgentOutcome(stop_reason="completed", exit_code=0, usage=usage)
+
+    async def _fetch_trajectory(self, context: AgentContext) -> str | None:
+        """The CLI's own trajectory file, copied to the trial's logs (read as text, never extracted)."""
+        if self.recipe.trajectory is None:
+            return None
+        path = f"{AGENT_DIR}/{self.recipe.trajectory}"
+        try:
+            data = await context.environment.download_tar(path)
+        except LhtbError:  # the CLI may have died before writing it
+            return None
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+            member = next((m for m in archive.getmembers() if m.isfile()), None)
+            handle = archive.extractfile(member) if member is not None else None
+            text = handle.read().decode("utf-8", errors="replace") if handle is not None else None
+        if text is not None:
+            write_text_atomic(context.logs_dir / self.recipe.trajectory, text)
+        return text

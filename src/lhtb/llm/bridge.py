@@ -1,0 +1,107 @@
+"""A loopback-only route from a ``--network none`` task container to a model server on the host's loopback.
+
+Installed agents run inside the task container, so ``http://127.0.0.1:PORT/v1`` there is the container's own
+loopback. The harness bind-mounts a directory holding a Unix socket it serves; a small forwarder inside the
+container (``bridge_forwarder.py``, started by the harness) listens on the container's 127.0.0.1:PORT and
+relays to that socket, and the harness relays the socket to the host's 127.0.0.1:PORT. The container gets no
+network interface, and the host end connects to loopback only: nothing leaves this machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+BRIDGE_DIR = "/run/lhtb-model"  # where the socket directory is mounted in the container
+SOCKET_NAME = "model.sock"
+FORWARDER_NAME = "bridge_forwarder.py"
+FORWARDER_SOURCE = Path(__file__).with_name(FORWARDER_NAME)
+
+
+def loopback_port(api_base: str | None) -> int | None:
+    """The port of ``api_base`` when it names this machine's loopback (the only target a bridge serves)."""
+    if not api_base:
+        return None
+    parts = urlsplit(api_base)
+    host = parts.hostname or ""
+    try:
+        is_loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return None
+    if not is_loopback:
+        return None
+    return parts.port or (443 if parts.scheme == "https" else 80)
+
+
+class ModelBridge:
+    """The host end: a Unix socket in a fresh directory, relayed to 127.0.0.1:``port``."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.directory = Path(tempfile.mkdtemp(prefix="lhtb-model-"))
+        self.socket_path = self.directory / SOCKET_NAME
+        self._server: asyncio.AbstractServer | None = None
+        self._relays: set[asyncio.Task[None]] = set()
+
+    @property
+    def mount(self) -> dict[str, tuple[str, str]]:
+        """The bind mount for the container (read-write: connecting to a socket needs write permission)."""
+        return {str(self.directory): (BRIDGE_DIR, "rw")}
+
+    @property
+    def forwarder_command(self) -> str:
+        """Bash for the container: start the forwarder detached, return once 127.0.0.1:port accepts."""
+        port = self.port
+        return (
+            f"nohup python3 {BRIDGE_DIR}/{FORWARDER_NAME} {port} {BRIDGE_DIR}/{SOCKET_NAME} >/dev/null 2>&1 &\n"
+            f"for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/{port}) 2>/dev/null && exit 0; sleep 0.05; done\n"
+            f"echo 'the model forwarder is not listening on 127.0.0.1:{port} (no python3 in the image?)' >&2; exit 1"
+        )
+
+    async def start(self) -> None:
+        shutil.copyfile(FORWARDER_SOURCE, self.directory / FORWARDER_NAME)
+        self._server = await asyncio.start_unix_server(self._handle, path=str(self.socket_path))
+        # Agents may run as any user in the container: the socket must be connectable by all of them.
+        os.chmod(self.directory, 0o755)
+        os.chmod(self.socket_path, 0o777)
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._relays.add(task)
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        except OSError:
+            writer.close()
+            return
+        try:
+            await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+        finally:
+            if task is not None:
+                self._relays.discard(task)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            for relay in list(self._relays):
+                relay.cancel()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while chunk := await reader.read(65536):
+            writer.write(chunk)
+            await writer.drain()
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        writer.close()

@@ -1,0 +1,39 @@
+"""Runs INSIDE a task container (stdlib only): 127.0.0.1:PORT -> a Unix socket the harness bind-mounts.
+
+The container keeps ``--network none``; an agent inside it reaches the model server on the host's loopback
+through this forwarder and the harness's end of the socket (``lhtb.llm.bridge``), never through a network.
+
+    python3 bridge_forwarder.py PORT SOCKET_PATH
+"""
+
+import asyncio
+import sys
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while chunk := await reader.read(65536):
+            writer.write(chunk)
+            await writer.drain()
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        writer.close()
+
+
+async def _serve(port: int, socket_path: str) -> None:
+    async def handle(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_unix_connection(socket_path)
+        except OSError:
+            client_writer.close()
+            return
+        await asyncio.gather(_pipe(client_reader, upstream_writer), _pipe(upstream_reader, client_writer))
+
+    server = await asyncio.start_server(handle, "127.0.0.1", port)
+    async with server:
+        await server.serve_forever()
+
+
+if __name__ == "__main__":
+    asyncio.run(_serve(int(sys.argv[1]), sys.argv[2]))
