@@ -139,6 +139,14 @@ def tasks_audit(
     ] = None,
     exploit: Annotated[list[str] | None, typer.Option("--exploit", help="Only these exploits (repeat).")] = None,
     mode: Annotated[list[str] | None, typer.Option("--mode", help="separate and/or shared (repeat).")] = None,
+    task_specific: Annotated[
+        bool,
+        typer.Option(
+            "--task-specific",
+            help="Only the exploits whose outcome depends on the task (not only on the harness), in the tasks' own "
+            "verifier modes unless --mode is given.",
+        ),
+    ] = False,
     keep: Annotated[Path | None, typer.Option("--keep", help="Keep the audit's jobs in this directory.")] = None,
 ) -> None:
     """Run the exploit agents against tasks: every exploit must score at most nop and find nothing."""
@@ -153,6 +161,7 @@ def tasks_audit(
             checkpoint_sec=checkpoint_interval,
             exploits=exploit or [],
             modes=mode or [],
+            task_specific=task_specific,
             work_dir=keep,
         )
     )

@@ -59,6 +59,7 @@ def audit_command(
     exploits: list[str],
     modes: list[str],
     work_dir: Path | None,
+    task_specific: bool = False,
 ) -> int:
     from lhtb.agents.exploits.names import EXPLOITS
     from lhtb.cli.qa_commands import _loads
@@ -77,6 +78,10 @@ def audit_command(
     if invalid:
         console.print(f"[red]error:[/red] invalid tasks: {', '.join(invalid)} (see `lhtb tasks list`)")
         return 2
+    tasks = [load.task for load in loads if load.task is not None]
+    if task_specific:
+        exploits = [name for name in exploits or EXPLOITS if EXPLOITS[name].task_specific]
+        modes = modes or sorted({task.config.verifier.environment_mode for task in tasks})
     settings = AuditSettings(
         budget_sec=budget_sec,
         checkpoint_interval_sec=checkpoint_sec,
@@ -84,7 +89,6 @@ def audit_command(
         exploits=tuple(exploits) or tuple(EXPLOITS),
         modes=tuple(modes) or MODES,  # type: ignore[arg-type]
     )
-    tasks = [load.task for load in loads if load.task is not None]
     console.print(f"auditing {len(tasks)} task(s) with {len(settings.exploits)} exploit(s) ...")
     with tempfile.TemporaryDirectory(prefix="lhtb-audit-") as tmp:
         root = work_dir or Path(tmp)

@@ -1,9 +1,9 @@
 """Watch whether the agent is still working, so reports can tell "out of time while working" from a stall.
 
 Two signals, both on the agent clock: steps the agent reports (``AgentContext.report_activity``: a model
-reply, keystrokes sent) and the container's CPU time, polled through the Engine API. An agent waiting on a
-model counts as active through its reports; a build or test run counts through its CPU use; an agent blocked
-on a hung command shows neither.
+reply, keystrokes sent) and the container's CPU time (``DockerEnvironment.cpu_usage_ns``: the cgroup file, or
+the Engine API). An agent waiting on a model counts as active through its reports; a build or test run counts
+through its CPU use; an agent blocked on a hung command shows neither.
 """
 
 from __future__ import annotations
