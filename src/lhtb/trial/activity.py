@@ -73,11 +73,15 @@ class ActivityMonitor:
         CPU used between phases (the agent container runs on while it is graded) is not the agent's work on
         the agent clock, so each phase starts from a fresh reading.
         """
-        self._last_cpu = None
+        self.rebase()
         while True:
             with contextlib.suppress(Exception):
                 await self.poll()
             await asyncio.sleep(self._interval)
+
+    def rebase(self) -> None:
+        """Forget the previous CPU reading: CPU used since (the harness's own work) is not the agent's."""
+        self._last_cpu = None
 
     def record(self) -> ActivityRecord:
         return ActivityRecord(

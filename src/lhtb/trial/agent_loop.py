@@ -162,6 +162,8 @@ class AgentLoop:
         self._next_checkpoint_at += interval
         if self.grader.shared:  # live state: the agent stays stopped (clock too) while it is graded
             self._record_checkpoint(agent_sec, await self.grader.grade_live(self.agent_env, f"checkpoint-{index}"))
+            if self.activity is not None:  # the verifier ran in the agent's container: its CPU is not the agent's
+                self.activity.rebase()
             self.clock.start()
             return
         snapshot = await self.grader.snapshot(self.agent_env, unpause=True)
