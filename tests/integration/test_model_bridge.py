@@ -83,3 +83,17 @@ def test_container_reaches_the_host_loopback_server_only_through_the_bridge(host
 )
 def test_only_loopback_urls_are_bridged(url: str | None, port: int | None) -> None:
     assert loopback_port(url) == port
+
+
+def test_a_remote_model_for_an_in_container_agent_without_network_is_a_setup_error(make_task, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from lhtb.jobs.runner import new_job_config, run_job
+    from lhtb.results.models import AgentSpec, TrialResult
+
+    make_task("remote-model")
+    spec = AgentSpec(name="codex", model="m", kwargs={"api_base": "http://10.0.0.5:8089/v1"})  # never contacted
+    config = new_job_config(make_task.root, None, [spec], job_name="remote", attempts=1, concurrency=1, max_retries=0)
+    run_job(config, tmp_path / "jobs")
+    (path,) = (tmp_path / "jobs" / "remote" / "trials").glob("*/result.json")
+    result = TrialResult.model_validate_json(path.read_text())
+    assert result.error is not None and result.error.error_class.value == "agent_setup"
+    assert "must be this machine's loopback" in result.error.message

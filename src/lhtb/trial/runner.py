@@ -107,17 +107,17 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
         return {}
     needs: ContainerNeeds = await prepare(plan.task)
     mounts = dict(needs.mounts)
-    if needs.model_api_base and plan.task.config.environment.effective_network == "none":
-        port = loopback_port(needs.model_api_base)
-        if port is None:
-            raise AgentSetupError(
-                f"{plan.agent_spec.name} runs inside the task container, which has no network: its model "
-                f"api_base {needs.model_api_base!r} must be this machine's loopback (lhtb bridges it), or the task "
-                "must allow network"
-            )
+    port = loopback_port(needs.model_api_base)
+    if port is not None:  # the container's 127.0.0.1 is its own, with or without a network: bridge it
         state.bridge = ModelBridge(port)
         await state.bridge.start()
         mounts |= state.bridge.mount
+    elif needs.model_api_base and plan.task.config.environment.effective_network == "none":
+        raise AgentSetupError(
+            f"{plan.agent_spec.name} runs inside the task container, which has no network: its model "
+            f"api_base {needs.model_api_base!r} must be this machine's loopback (lhtb bridges it), or the task "
+            "must allow network"
+        )
     return mounts
 
 
