@@ -33,6 +33,7 @@ def host_server() -> Iterator[int]:
     thread.start()
     yield int(server.server_address[1])
     server.shutdown()
+    server.server_close()
 
 
 FETCH = (

@@ -1,6 +1,7 @@
 """The trial lifecycle as one readable sequence of phases.
 
-build → start (agent container; a clean verifier container warms up beside it) → agent setup → agent loop
+build → the agent's host needs (mounts, a model bridge) → start (agent container; a clean verifier container
+warms up beside it) → agent setup → agent loop
 (phases, interim verifications, checkpoints: trial/agent_loop.py) → freeze the agent, final verification in a
 fresh container → result.json; container removal finishes in the background and then records its time.
 """
@@ -76,11 +77,13 @@ def _now() -> datetime:
 
 
 async def _timed(state: _State, phase: str, coro: Awaitable[T]) -> T:
+    """Charge the time ``coro`` takes to ``phase`` (added: agent_setup is timed in two parts)."""
     started = time.monotonic()
     try:
         return await coro
     finally:
-        setattr(state.timings, phase, round(time.monotonic() - started, 3))
+        before = getattr(state.timings, phase) or 0.0
+        setattr(state.timings, phase, round(before + time.monotonic() - started, 3))
 
 
 def agent_spec_for(
@@ -121,10 +124,8 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
     return mounts
 
 
-async def _start(state: _State) -> None:
+async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
     plan = state.plan
-    state.agent = create_agent(plan.agent_spec)
-    mounts = await _container_needs(state)
     state.agent_env = DockerEnvironment(agent_spec_for(plan.task, state.image, plan, mounts))
     settings = plan.settings
     state.grader = Grader(
@@ -231,7 +232,10 @@ async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
             ensure_task_image(task.name, task.environment_dir, timeout_sec=task.config.environment.build_timeout_sec),
         )
         on_phase(plan.trial_name, "start")
-        await _timed(state, "start", _start(state))
+        state.agent = create_agent(plan.agent_spec)
+        # Host-side preparation (a Python agent's runtime installed on first use, a model bridge) is agent setup.
+        mounts = await _timed(state, "agent_setup", _container_needs(state))
+        await _timed(state, "start", _start(state, mounts))
         on_phase(plan.trial_name, "agent")
         try:
             await _run_agent(state)
