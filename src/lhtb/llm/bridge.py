@@ -18,6 +18,8 @@ import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from lhtb.llm.bridge_forwarder import pipe
+
 BRIDGE_DIR = "/run/lhtb-model"  # where the socket directory is mounted in the container
 SOCKET_NAME = "model.sock"
 FORWARDER_NAME = "bridge_forwarder.py"
@@ -81,7 +83,7 @@ class ModelBridge:
             writer.close()
             return
         try:
-            await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+            await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
         finally:
             if task is not None:
                 self._relays.discard(task)
@@ -94,14 +96,3 @@ class ModelBridge:
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
         shutil.rmtree(self.directory, ignore_errors=True)
-
-
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    try:
-        while chunk := await reader.read(65536):
-            writer.write(chunk)
-            await writer.drain()
-    except (ConnectionError, OSError):
-        pass
-    finally:
-        writer.close()

@@ -4,13 +4,15 @@ The container keeps ``--network none``; an agent inside it reaches the model ser
 through this forwarder and the harness's end of the socket (``lhtb.llm.bridge``), never through a network.
 
     python3 bridge_forwarder.py PORT SOCKET_PATH
+
+The harness's end (``lhtb.llm.bridge``) imports :func:`pipe` from here: both ends relay the same way.
 """
 
 import asyncio
 import sys
 
 
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     try:
         while chunk := await reader.read(65536):
             writer.write(chunk)
@@ -28,7 +30,7 @@ async def _serve(port: int, socket_path: str) -> None:
         except OSError:
             client_writer.close()
             return
-        await asyncio.gather(_pipe(client_reader, upstream_writer), _pipe(upstream_reader, client_writer))
+        await asyncio.gather(pipe(client_reader, upstream_writer), pipe(upstream_reader, client_writer))
 
     server = await asyncio.start_server(handle, "127.0.0.1", port)
     async with server:
