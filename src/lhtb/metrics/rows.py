@@ -51,9 +51,12 @@ def _agent_sec(result: TrialResult) -> float | None:
     return result.timings.agent
 
 
-def idle_at_end(agent_sec: float | None, last_active: float | None, monitored: bool) -> float | None:
-    """Agent seconds between the last observed activity and the end (all of it when never seen active)."""
-    if not monitored or agent_sec is None:
+def idle_at_end(agent_sec: float | None, last_active: float | None, samples: int, agent_steps: int) -> float | None:
+    """Agent seconds between the last observed activity and the end (all of it when never seen active).
+
+    None when activity was not monitored: no CPU reading and no agent step.
+    """
+    if (samples <= 0 and agent_steps <= 0) or agent_sec is None:
         return None
     return max(0.0, agent_sec - (last_active or 0.0))
 
@@ -76,7 +79,7 @@ def _idle_sec(result: TrialResult, agent_sec: float | None) -> float | None:
     activity = result.activity
     if activity is None:
         return None
-    return idle_at_end(agent_sec, activity.last_active_sec, activity.samples > 0 or activity.agent_steps > 0)
+    return idle_at_end(agent_sec, activity.last_active_sec, activity.samples, activity.agent_steps)
 
 
 def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = (), *, with_curve: bool = True) -> TrialRow:

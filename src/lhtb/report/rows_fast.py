@@ -141,8 +141,8 @@ def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_cu
     activity = r.get("activity")
     idle_sec = None
     if activity is not None:
-        monitored = activity.get("samples", 0) > 0 or activity.get("agent_steps", 0) > 0
-        idle_sec = idle_at_end(agent_sec, activity.get("last_active_sec"), monitored)
+        steps = activity.get("agent_steps", 0)
+        idle_sec = idle_at_end(agent_sec, activity.get("last_active_sec"), activity.get("samples", 0), steps)
 
     agent = r["agent"]
     model = agent.get("model")

@@ -5,10 +5,11 @@ from __future__ import annotations
 from rich.table import Table
 
 from lhtb.metrics.failure_modes import classify
+from lhtb.metrics.models import DEFAULT_THRESHOLD
 from lhtb.metrics.rows import to_row
 from lhtb.results.models import TrialResult
 
-SHOWN_THRESHOLD = 0.95  # the failure mode shown for a single trial is the one at the default pass threshold
+SHOWN_THRESHOLD = DEFAULT_THRESHOLD  # a single trial's failure mode is shown at the reports' default threshold
 
 
 def failure_mode(result: TrialResult, threshold: float = SHOWN_THRESHOLD) -> str:
