@@ -56,8 +56,9 @@ def writable_dir(path: Path) -> Path:
     return path
 
 
-def read_regular_file(path: Path, limit: int = MAX_OUTPUT_BYTES) -> str | None:
-    """The text of a regular file written by the program (no symlinks, FIFOs or devices), or None."""
+def read_regular_bytes(path: Path | str, limit: int = -1) -> bytes | None:
+    """The bytes (at most ``limit``; -1: all) of a regular file written by the program, or None for anything
+    else: a symlink, FIFO or device is never followed or opened for reading."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
@@ -65,7 +66,13 @@ def read_regular_file(path: Path, limit: int = MAX_OUTPUT_BYTES) -> str | None:
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             return None
-        return handle.read(limit).decode("utf-8", errors="replace")
+        return handle.read(limit)
+
+
+def read_regular_file(path: Path, limit: int = MAX_OUTPUT_BYTES) -> str | None:
+    """The text of a regular file written by the program (no symlinks, FIFOs or devices), or None."""
+    data = read_regular_bytes(path, limit)
+    return None if data is None else data.decode("utf-8", errors="replace")
 
 
 class AgentRunner:

@@ -10,7 +10,6 @@ nothing there.
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from cases import CORRUPTIONS, decode_case, corrupt_case, encode_tree
 from lhpkref import FormatError, Options, decode, encode
 
 from lhtb.grading import Scorecard, stress
-from lhtb.grading.sandbox import AgentRunner, work_dir, writable_dir
+from lhtb.grading.sandbox import AgentRunner, read_regular_bytes, work_dir, writable_dir
 
 SEED = stress.seed_from_env(7331)
 TOOL = "/app/lhpk.py"
@@ -38,14 +37,10 @@ def read_tree(root: Path) -> dict | None:
                 return None
         for name in names:
             path = os.path.join(base, name)
-            try:
-                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-            except OSError:
+            data = read_regular_bytes(path)
+            if data is None:
                 return None
-            with os.fdopen(fd, "rb") as handle:
-                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    return None
-                files[os.path.relpath(path, root).replace(os.sep, "/")] = handle.read()
+            files[os.path.relpath(path, root).replace(os.sep, "/")] = data
     return files
 
 
