@@ -20,6 +20,7 @@ class ErrorClass(StrEnum):
     LLM_AUTH = "llm_auth"
     VERIFIER_TIMEOUT = "verifier_timeout"
     VERIFIER_ERROR = "verifier_error"
+    ARTIFACTS_REFUSED = "artifacts_refused"
     HARNESS_ERROR = "harness_error"
     CANCELLED = "cancelled"
 
@@ -29,6 +30,9 @@ class ErrorPolicy:
     retry: bool  # run the trial again (up to --max-retries)
     grade: bool  # still run the verifier on what the agent left
     counts_as_failure: bool  # True: the trial counts as reward 0 in metrics; False: excluded and reported
+    # The agent can cause it from inside its own container or artifacts. Such a class is never retried and
+    # always counts (an agent about to fail must not be able to erase its 0): docs/errors.md.
+    agent_controlled: bool = False
 
 
 # The single source of truth for error handling; docs/errors.md renders this table.
@@ -37,13 +41,16 @@ ERROR_POLICY: dict[ErrorClass, ErrorPolicy] = {
     ErrorClass.ENVIRONMENT_BUILD: ErrorPolicy(retry=True, grade=False, counts_as_failure=False),
     ErrorClass.ENVIRONMENT_START: ErrorPolicy(retry=True, grade=False, counts_as_failure=False),
     ErrorClass.AGENT_SETUP: ErrorPolicy(retry=True, grade=False, counts_as_failure=False),
-    ErrorClass.AGENT_ERROR: ErrorPolicy(retry=False, grade=True, counts_as_failure=True),
+    ErrorClass.AGENT_ERROR: ErrorPolicy(retry=False, grade=True, counts_as_failure=True, agent_controlled=True),
     ErrorClass.LLM_TRANSIENT: ErrorPolicy(retry=True, grade=False, counts_as_failure=False),
     ErrorClass.LLM_AUTH: ErrorPolicy(retry=False, grade=False, counts_as_failure=False),
     # A verifier that crashes or hangs on the agent's artifacts must not hand the agent an exclusion: it is
     # recorded as a verifier error and counted as not passed (reward 0 in means), never as a pass.
-    ErrorClass.VERIFIER_TIMEOUT: ErrorPolicy(retry=False, grade=False, counts_as_failure=True),
-    ErrorClass.VERIFIER_ERROR: ErrorPolicy(retry=False, grade=False, counts_as_failure=True),
+    ErrorClass.VERIFIER_TIMEOUT: ErrorPolicy(retry=False, grade=False, counts_as_failure=True, agent_controlled=True),
+    ErrorClass.VERIFIER_ERROR: ErrorPolicy(retry=False, grade=False, counts_as_failure=True, agent_controlled=True),
+    # The agent's artifacts could not be snapshotted or installed for grading (over the size or file limits, a
+    # stream Docker cannot produce, an archive the verifier container refuses): reward 0 with the cause.
+    ErrorClass.ARTIFACTS_REFUSED: ErrorPolicy(retry=False, grade=False, counts_as_failure=True, agent_controlled=True),
     ErrorClass.HARNESS_ERROR: ErrorPolicy(retry=True, grade=False, counts_as_failure=False),
     ErrorClass.CANCELLED: ErrorPolicy(retry=False, grade=False, counts_as_failure=False),
 }
@@ -92,10 +99,19 @@ class VerifierTimeoutError(VerifierError):
     error_class = ErrorClass.VERIFIER_TIMEOUT
 
 
-class UnsafeArchiveError(LhtbError):
-    """An artifact archive tried to escape its destination (absolute path, '..', or an escaping link)."""
+class ArtifactsRefusedError(LhtbError):
+    """The agent's artifacts cannot be graded as a whole (too big, too many files, refused by the engine)."""
 
-    error_class = ErrorClass.HARNESS_ERROR
+    error_class = ErrorClass.ARTIFACTS_REFUSED
+
+
+class UnsafeArchiveError(ArtifactsRefusedError):
+    """An archive is not a tar stream or exceeds the size/member limits; callers whose archive is not the
+    agent's (verifier output) re-classify it."""
+
+
+class ArchiveRefusedError(LhtbError):
+    """The engine refused a tar upload; an infrastructure error unless the archive was the agent's."""
 
 
 class ConfigError(LhtbError):

@@ -5,6 +5,8 @@ Named on the command line / in AgentSpec as ``scripted_agents:ClassName`` (tests
 
 from __future__ import annotations
 
+import time
+
 from lhtb.agents.base import AgentContext
 from lhtb.results.models import AgentOutcome, AgentSpec, Usage
 
@@ -136,3 +138,28 @@ class HangsAfterWork(_Scripted):
     """Works for two seconds, then blocks on a command that never returns."""
 
     scripts = ["timeout 2 sh -c 'while :; do :; done'; sleep 1000"]
+
+
+class TimesItsResumes(_Resumable):
+    """Sets how long the next grading takes (``/app/delay.txt``, read by the task's test.sh) and measures on its
+    own side how long each interim verification kept it waiting."""
+
+    scripts = [f"echo {delay} > /app/delay.txt; sleep 1.2" for delay in ("0", "4", "1", "20", "0", "0")]
+
+    def __init__(self, spec: AgentSpec) -> None:
+        super().__init__(spec)
+        self.stopped_at: float | None = None
+        GAPS.clear()
+
+    async def _step(self, context: AgentContext) -> AgentOutcome:
+        outcome = await super()._step(context)
+        self.stopped_at = time.monotonic()
+        return outcome
+
+    async def resume(self, context: AgentContext, message: str) -> AgentOutcome:
+        assert self.stopped_at is not None
+        GAPS.append(time.monotonic() - self.stopped_at)
+        return await super().resume(context, message)
+
+
+GAPS: list[float] = []  # TimesItsResumes: seconds between the end of a phase and the next resume

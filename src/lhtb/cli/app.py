@@ -66,8 +66,21 @@ def run(
     checkpoint_interval: Annotated[
         float | None, typer.Option("--checkpoint-interval", help="Agent seconds between reward checkpoints.")
     ] = None,
+    feedback_pause: Annotated[
+        float | None,
+        typer.Option(
+            "--feedback-pause",
+            min=0.001,
+            help="Wall seconds from an interim verification's start to the agent's resumption (default: the "
+            "task's verifier timeout + 15 s); longer gradings are told to the agent as not passed.",
+        ),
+    ] = None,
 ) -> None:
-    """Run agents on tasks and print a leaderboard."""
+    """Run agents on tasks and print a leaderboard.
+
+    Exit status: 0 every trial graded (a reward or a counted failure), 1 some trials not graded (infrastructure
+    errors), 2 usage or input error, 130 / 143 stopped by SIGINT / SIGTERM (resumable).
+    """
     from lhtb.cli.commands import RunOptions, run_command
 
     options = RunOptions(
@@ -87,6 +100,7 @@ def run(
         pass_threshold=pass_threshold,
         feedback_mode=feedback,
         checkpoint_interval_sec=checkpoint_interval,
+        feedback_pause_sec=feedback_pause,
     )
     raise typer.Exit(run_command(options))
 
@@ -109,7 +123,11 @@ def tasks_check(
     audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Run the integrity audit as gates.")] = True,
 ) -> None:
     """Run every QA gate on tasks: oracle = 1.0, nop <= 0.05, baseline band, determinism, leaks, exploits."""
+    from lhtb.cli.commands import require_tasks
     from lhtb.cli.qa_commands import check_command
+
+    if (code := require_tasks(paths)) is not None:
+        raise typer.Exit(code)
 
     raise typer.Exit(check_command(paths, report, concurrency, scan_layers, markdown, audit))
 
@@ -151,6 +169,10 @@ def tasks_audit(
 ) -> None:
     """Run the exploit agents against tasks: every exploit must score at most nop and find nothing."""
     from lhtb.cli.audit_commands import audit_command
+    from lhtb.cli.commands import require_tasks
+
+    if (code := require_tasks(paths)) is not None:
+        raise typer.Exit(code)
 
     raise typer.Exit(
         audit_command(
@@ -169,7 +191,10 @@ def tasks_audit(
 
 @jobs_app.command("resume")
 def jobs_resume(job_dir: Path) -> None:
-    """Re-run exactly the trials of JOB_DIR that have no final result."""
+    """Re-run exactly the trials of JOB_DIR that have no final result (exit status as for `lhtb run`).
+
+    A trial whose result.json cannot be read runs again; its old directory is kept under JOB_DIR/set-aside/.
+    """
     from lhtb.cli.commands import resume_command
 
     raise typer.Exit(resume_command(job_dir))
@@ -180,7 +205,7 @@ def jobs_show(
     job_dir: Path,
     subtasks: Annotated[bool, typer.Option("--subtasks", help="Also the per-subtask means across attempts.")] = False,
 ) -> None:
-    """Print a job's leaderboard from its result files."""
+    """Print a job's leaderboard from its result files (exit status 1 when some cannot be read: they are named)."""
     from lhtb.cli.commands import jobs_show_command
 
     raise typer.Exit(jobs_show_command(job_dir, subtasks))

@@ -15,6 +15,7 @@ from rich.table import Table
 from lhtb.errors import LhtbError
 from lhtb.fs import write_model_atomic
 from lhtb.qa.audit_models import AuditReport
+from lhtb.textsafe import markup_block, markup_safe, plain
 
 console = Console()
 
@@ -31,8 +32,8 @@ def render(report: AuditReport) -> Table:
         verdict = "[green]held[/green]" if cell.passed else "[red]BROKEN[/red]"
         findings = "; ".join(cell.findings[:2]) + (" ..." if len(cell.findings) > 2 else "")
         table.add_row(
-            cell.task, cell.mode, cell.exploit, fmt(cell.best_reward), fmt(cell.nop_reward), str(cell.phases),
-            findings[:100] or "—", verdict,
+            plain(cell.task), cell.mode, cell.exploit, fmt(cell.best_reward), fmt(cell.nop_reward),
+            str(cell.phases), plain(findings[:100] or "—"), verdict,
         )  # fmt: skip
     return table
 
@@ -72,11 +73,11 @@ def audit_command(
     try:
         loads = _loads(paths)
     except LhtbError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {markup_block(exc)}")
         return 2
     invalid = [load.path.name for load in loads if load.task is None]
     if invalid:
-        console.print(f"[red]error:[/red] invalid tasks: {', '.join(invalid)} (see `lhtb tasks list`)")
+        console.print(f"[red]error:[/red] invalid tasks: {markup_safe(', '.join(invalid))} (see `lhtb tasks list`)")
         return 2
     tasks = [load.task for load in loads if load.task is not None]
     if task_specific:
@@ -92,12 +93,19 @@ def audit_command(
     console.print(f"auditing {len(tasks)} task(s) with {len(settings.exploits)} exploit(s) ...")
     with tempfile.TemporaryDirectory(prefix="lhtb-audit-") as tmp:
         root = work_dir or Path(tmp)
-        report = asyncio.run(_cancellable(run_audit(tasks, root, settings, progress=console.print)))
+        try:
+            report = asyncio.run(
+                _cancellable(run_audit(tasks, root, settings, progress=lambda line: console.print(plain(line))))
+            )
+        except (asyncio.CancelledError, KeyboardInterrupt) as exc:
+            # SIGTERM cancels the audit (143), Ctrl-C interrupts it (130); its jobs removed their containers.
+            console.print("audit interrupted: no report written")
+            return 143 if isinstance(exc, asyncio.CancelledError) else 130
     write_model_atomic(report_path, report)
     console.print(render(report))
     console.print(f"report: {report_path}")
     if not report.passed:
         broken = sorted({f"{c.task}/{c.mode}/{c.exploit}" for c in report.cells if not c.passed})
-        console.print(f"[red]{len(broken)} exploit(s) scored above nop or found something: {', '.join(broken)}[/red]")
+        console.print(f"[red]{len(broken)} exploit(s) scored above nop: {markup_safe(', '.join(broken))}[/red]")
         return 1
     return 0

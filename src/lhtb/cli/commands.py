@@ -1,4 +1,4 @@
-"""The work behind each CLI command; returns the process exit code."""
+"""The work behind each CLI command; returns the process exit code (docs/errors.md#exit-codes)."""
 
 from __future__ import annotations
 
@@ -10,17 +10,31 @@ from rich.console import Console
 from rich.table import Table
 
 from lhtb.errors import ConfigError, LhtbError
+from lhtb.textsafe import markup_block, markup_safe, plain
 
 if TYPE_CHECKING:
-    from lhtb.results.models import AgentSpec, JobConfig, JobResult
+    from lhtb.jobs.runner import UnreadableResult
+    from lhtb.results.models import AgentSpec, JobConfig, JobResult, TrialResult
 
 console = Console()
 err_console = Console(stderr=True)
 
+# Exit codes (docs/errors.md#exit-codes); a signal that stops a job exits with 128 + its number (130, 143).
+EXIT_GRADED = 0  # every planned trial graded: a reward, or a failure that counts as 0
+EXIT_NOT_GRADED = 1  # some trials not graded after retries (infrastructure errors, excluded from the metrics)
+EXIT_USAGE = 2  # bad flags or input: empty dataset, unknown agent or task, invalid tasks
+EXIT_SIGINT = 130
+_MAX_NAMED = 10  # trials named in a message before "and N more"
+
 
 def _fail(exc: LhtbError) -> int:
-    err_console.print(f"[red]error:[/red] {exc}")
-    return 2
+    err_console.print(f"[red]error:[/red] {markup_block(exc)}")
+    return EXIT_USAGE
+
+
+def _names(items: list[str]) -> str:
+    more = len(items) - _MAX_NAMED
+    return ", ".join(items[:_MAX_NAMED]) + (f" and {more} more" if more > 0 else "")
 
 
 def tasks_list_command(path: Path) -> int:
@@ -30,20 +44,22 @@ def tasks_list_command(path: Path) -> int:
         loads = scan_dataset(path)
     except LhtbError as exc:
         return _fail(exc)
-    table = Table(title=f"tasks in {path}")
+    if not loads:
+        return _fail(ConfigError(f"{path}: no task directories found (a task directory holds task.toml)"))
+    table = Table(title=f"tasks in {markup_safe(path)}")
     for column in ("task", "category", "difficulty", "agent timeout", "verifier timeout", "valid"):
         table.add_column(column)
     invalid = 0
     for load in loads:
         if load.task is None:
             invalid += 1
-            table.add_row(load.path.name, "", "", "", "", f"[red]no: {load.error}[/red]")
+            table.add_row(plain(load.path.name), "", "", "", "", f"[red]no: {markup_safe(load.error)}[/red]")
             continue
         config = load.task.config
         table.add_row(
-            load.task.name,
-            config.metadata.category,
-            config.metadata.difficulty,
+            plain(load.task.name),
+            plain(config.metadata.category),
+            plain(config.metadata.difficulty),
             f"{config.agent.timeout_sec:.0f}s",
             f"{config.verifier.timeout_sec:.0f}s",
             "[green]yes[/green]",
@@ -52,27 +68,92 @@ def tasks_list_command(path: Path) -> int:
     return 1 if invalid else 0
 
 
+def require_tasks(paths: list[Path]) -> int | None:
+    """For commands over datasets: exit 2 with a message when the paths hold no task directory at all."""
+    from lhtb.tasks.loader import scan_dataset
+
+    try:
+        if any(scan_dataset(path) for path in paths):
+            return None
+    except LhtbError:
+        return None  # the command itself reports a path that cannot be read, with exit code 2
+    where = ", ".join(str(path) for path in paths)
+    return _fail(ConfigError(f"{where}: no task directories found (a task directory holds task.toml)"))
+
+
 def _print_leaderboard(job_result: JobResult, title: str) -> None:
     from lhtb.jobs.summary import render_leaderboard
 
-    console.print(render_leaderboard(job_result.agents, job_result.errors_by_class, title))
-    console.print(f"[dim]{job_result.denominator_rule}[/dim]")
+    # Agent labels come from flags (model names) and result files: rendered as markup by the table, so escaped.
+    agents = [s.model_copy(update={"agent": markup_safe(s.agent)}) for s in job_result.agents]
+    console.print(render_leaderboard(agents, job_result.errors_by_class, markup_safe(title)))
+    console.print(f"[dim]{markup_safe(job_result.denominator_rule)}[/dim]")
+
+
+def job_exit_code(results: list[TrialResult], n_planned: int) -> tuple[int, str]:
+    """The exit code of a job that ran to its end, and the message explaining a non-zero one."""
+    from lhtb.errors import ErrorClass
+    from lhtb.jobs.summary import scored_reward
+
+    invalid = [r.trial_name for r in results if r.error and r.error.error_class == ErrorClass.TASK_INVALID]
+    if invalid:
+        return EXIT_USAGE, (
+            f"{len(invalid)} trial(s) not run because their task or agent is invalid: {_names(invalid)} "
+            "(the message of each is above; `lhtb tasks list` shows invalid tasks)"
+        )
+    excluded = [
+        f"{r.trial_name} ({r.error.error_class.value})" for r in results if r.error and scored_reward(r) is None
+    ]
+    missing = n_planned - len(results)
+    if excluded or missing > 0:
+        missing_note = f"; {missing} without a result" if missing > 0 else ""
+        return EXIT_NOT_GRADED, (
+            f"{len(excluded)} of {n_planned} trial(s) not graded after retries (infrastructure errors, excluded "
+            f"from the metrics): {_names(excluded)}{missing_note}; see docs/errors.md"
+        )
+    return EXIT_GRADED, ""
 
 
 def _execute(config: JobConfig, jobs_dir: Path) -> int:
     from lhtb.cli.live import LiveView
-    from lhtb.jobs.runner import plan_trials, run_job
+    from lhtb.jobs.runner import JobInterrupted, plan_trials, run_job
 
     total = len(plan_trials(config))
-    console.print(f"job [bold]{config.job_name}[/bold]: {total} trials → {jobs_dir / config.job_name}")
+    job_dir = jobs_dir / config.job_name
+    console.print(
+        f"job [bold]{markup_safe(config.job_name)}[/bold]: {total} trials → {markup_safe(job_dir)}", highlight=False
+    )
+    finished: dict[str, TrialResult] = {}
     try:
         with LiveView(console, total) as view:
-            job_result = run_job(config, jobs_dir, view.event)
+
+            def on_event(name: str, phase: str, result: TrialResult | None) -> None:
+                if phase == "done" and result is not None:
+                    finished[name] = result
+                view.event(name, phase, result)
+
+            job_result = run_job(config, jobs_dir, on_event, view.notice)
+    except JobInterrupted as exc:
+        _interrupted(job_dir, str(exc), len(finished), total)
+        return exc.exit_code
     except KeyboardInterrupt:
-        err_console.print("[yellow]interrupted: containers removed; resume with `lhtb jobs resume`[/yellow]")
-        return 130
+        _interrupted(job_dir, "interrupted", len(finished), total)
+        return EXIT_SIGINT
     _print_leaderboard(job_result, f"leaderboard — {config.job_name}")
-    return 0
+    code, message = job_exit_code(list(finished.values()), total)
+    if code != EXIT_GRADED:
+        err_console.print(f"[red]{markup_safe(message)}[/red]")
+    return code
+
+
+def _interrupted(job_dir: Path, what: str, n_finished: int, total: int) -> None:
+    result = job_dir / "result.json"
+    partial = f" (partial result: {markup_safe(result)})" if result.exists() else ""
+    err_console.print(
+        f"[yellow]{markup_safe(what)}: containers removed; {n_finished} of {total} trial(s) finished{partial}; "
+        f"resume with `lhtb jobs resume {markup_safe(job_dir)}`[/yellow]",
+        highlight=False,
+    )
 
 
 @dataclass(frozen=True)
@@ -93,15 +174,24 @@ class RunOptions:
     pass_threshold: float | None = None
     feedback_mode: str = "binary"
     checkpoint_interval_sec: float | None = None
+    feedback_pause_sec: float | None = None
 
 
 def _agent_specs(options: RunOptions) -> list[AgentSpec]:
     from lhtb.agents.registry import AGENT_FACTORIES, is_known_agent
     from lhtb.results.models import AgentSpec
 
+    repeated = sorted({a for a in options.agents if options.agents.count(a) > 1})
+    if repeated:  # one agent twice would plan the same trials twice; attempts are what -k is for
+        raise ConfigError(f"agent(s) given more than once: {', '.join(repeated)}; use -k for more attempts")
     unknown = [a for a in options.agents if not is_known_agent(a)]
     if unknown:
-        raise ConfigError(f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(sorted(AGENT_FACTORIES))}")
+        raise ConfigError(
+            f"unknown agent(s) {', '.join(unknown)}; known: {', '.join(sorted(AGENT_FACTORIES))}, or module:Class"
+        )
+    for name in options.agents:
+        if name not in AGENT_FACTORIES:
+            _check_importable(name)
     kwargs: dict[str, str] = {}
     for item in options.agent_kwargs:
         key, sep, value = item.partition("=")
@@ -111,6 +201,19 @@ def _agent_specs(options: RunOptions) -> list[AgentSpec]:
     if options.model_api_base:
         kwargs["api_base"] = options.model_api_base
     return [AgentSpec(name=a, model=options.model, kwargs=kwargs) for a in options.agents]
+
+
+def _check_importable(name: str) -> None:
+    """A ``module:Class`` agent that cannot be imported is a usage error now, not an error in every trial."""
+    import importlib
+
+    module_name, _, attr = name.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(f"agent {name!r}: cannot import module {module_name!r}: {exc}") from exc
+    if not hasattr(module, attr):
+        raise ConfigError(f"agent {name!r}: module {module_name!r} has no attribute {attr!r}")
 
 
 def _feedback_mode(value: str) -> str:
@@ -136,6 +239,7 @@ def run_command(options: RunOptions) -> int:
             pass_threshold=options.pass_threshold,
             feedback_mode=_feedback_mode(options.feedback_mode),
             checkpoint_interval_sec=options.checkpoint_interval_sec,
+            feedback_pause_sec=options.feedback_pause_sec,
         )
         target = options.output / config.job_name
         if (target / "config.json").exists():
@@ -156,7 +260,9 @@ def resume_command(job_dir: Path) -> int:
 
 
 def jobs_show_command(job_dir: Path, subtasks: bool = False) -> int:
-    from lhtb.jobs.runner import load_job_config, load_trial_result
+    """The leaderboard from the result files; unreadable ones are named and counted, never dropped silently."""
+    from lhtb.jobs.layout import trial_name
+    from lhtb.jobs.runner import load_job_config, read_trial_results
     from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
     from lhtb.results.models import JobResult
 
@@ -164,13 +270,19 @@ def jobs_show_command(job_dir: Path, subtasks: bool = False) -> int:
         config = load_job_config(job_dir)
     except LhtbError as exc:
         return _fail(exc)
-    results = [r for p in sorted((job_dir / "trials").glob("*/result.json")) if (r := load_trial_result(p))]
+    results, unreadable = read_trial_results(job_dir / "trials")
+    planned = {
+        trial_name(task, agent, attempt)
+        for task in config.task_names
+        for agent in config.agents
+        for attempt in range(1, config.attempts + 1)
+    }
     summaries, errors = summarise(results)
     job_result = JobResult(
         job_name=config.job_name,
         started_at=config.created_at,
         finished_at=config.created_at,
-        n_trials=len(results),
+        n_trials=len(planned),
         n_finished=len(results),
         errors_by_class=errors,
         agents=summaries,
@@ -178,20 +290,56 @@ def jobs_show_command(job_dir: Path, subtasks: bool = False) -> int:
     )
     _print_leaderboard(job_result, f"leaderboard — {config.job_name}")
     if subtasks:
-        from lhtb.jobs.summary import render_subtask_means
+        console.print(_subtask_table(results))
+    missing = planned - {r.trial_name for r in results} - {u.path.parent.name for u in unreadable}
+    if missing:
+        console.print(
+            f"[dim]{len(missing)} of {len(planned)} planned trial(s) have no result yet (not run or interrupted): "
+            f"`lhtb jobs resume {markup_safe(job_dir)}` runs them[/dim]",
+            highlight=False,
+        )
+    if unreadable:
+        _warn_unreadable(job_dir, unreadable)
+        return EXIT_NOT_GRADED
+    return EXIT_GRADED
 
-        console.print(render_subtask_means(results))
-    return 0
+
+def _warn_unreadable(job_dir: Path, unreadable: list[UnreadableResult]) -> None:
+    lines = [
+        f"[yellow]warning:[/yellow] {len(unreadable)} trial result file(s) cannot be read and are not counted "
+        "in the leaderboard:"
+    ]
+    lines += [f"  {markup_safe(u.path)}: {markup_safe(u.reason)}" for u in unreadable]
+    lines.append(
+        f"`lhtb jobs resume {markup_safe(job_dir)}` runs these trials again and keeps their old directories "
+        f"under {markup_safe(job_dir / 'set-aside')}/"
+    )
+    err_console.print("\n".join(lines), highlight=False)
+
+
+def _subtask_table(results: list[TrialResult]) -> Table:
+    """``jobs show --subtasks``: names come from reward.json files (agent-influenced), so cells are plain Text."""
+    from lhtb.jobs.summary import subtask_means
+
+    table = Table(title="per-subtask mean score across attempts")
+    for column in ("task", "agent", "subtask", "mean score", "attempts"):
+        table.add_column(column, justify="right" if column in ("mean score", "attempts") else "left")
+    for (task, agent), by_name in subtask_means(results).items():
+        for name, (mean, n) in by_name.items():
+            table.add_row(plain(task), plain(agent), plain(name), f"{mean:.3f}", str(n))
+    return table
 
 
 def trials_show_command(trial_dir: Path) -> int:
-    from lhtb.jobs.runner import load_trial_result
+    from lhtb.jobs.runner import UnreadableResult, read_trial_result
     from lhtb.report.scorecard import render_trial
 
-    result = load_trial_result(trial_dir / "result.json")
-    if result is None:
-        err_console.print(f"[red]error:[/red] {trial_dir / 'result.json'}: missing or not a valid trial result")
-        return 2
+    path = trial_dir / "result.json"
+    result = read_trial_result(path)
+    if result is None or isinstance(result, UnreadableResult):
+        reason = "missing (the trial has not finished)" if result is None else result.reason
+        err_console.print(f"[red]error:[/red] {markup_safe(path)}: {markup_safe(reason)}")
+        return EXIT_USAGE
     for renderable in render_trial(result):
         console.print(renderable)
     return 0

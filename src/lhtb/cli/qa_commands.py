@@ -14,6 +14,7 @@ from lhtb.errors import LhtbError
 from lhtb.fs import write_model_atomic
 from lhtb.results.models import QaReport, QaTaskReport
 from lhtb.tasks.loader import TaskLoad
+from lhtb.textsafe import markup_block, markup_safe, plain
 
 console = Console()
 
@@ -38,7 +39,7 @@ def render(reports: list[QaTaskReport]) -> Table:
     for report in reports:
         passed = sum(g.passed for g in report.gates)
         table.add_row(
-            report.task,
+            plain(report.task),
             "[green]pass[/green]" if report.passed else "[red]FAIL[/red]",
             fmt(report.rewards.get("oracle")),
             fmt(report.rewards.get("nop")),
@@ -56,7 +57,8 @@ def print_problems(reports: list[QaTaskReport]) -> None:
             if not gate.passed:
                 colour = "red" if gate.blocking else "yellow"
                 label = "FAIL" if gate.blocking else "warn"
-                console.print(f"[{colour}]{label}[/{colour}] {report.task} · {gate.name}: {gate.detail}")
+                text = f"{report.task} · {gate.name}: {gate.detail}"
+                console.print(f"[{colour}]{label}[/{colour}] {markup_safe(text)}")
 
 
 def check_command(
@@ -72,11 +74,17 @@ def check_command(
     try:
         loads = _loads(paths)
     except LhtbError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {markup_block(exc)}")
         return 2
     console.print(f"checking {len(loads)} task(s) ...")
     reports = asyncio.run(
-        check_tasks(loads, concurrency=concurrency, scan_layers=scan_layers, audit=audit, progress=console.print)
+        check_tasks(
+            loads,
+            concurrency=concurrency,
+            scan_layers=scan_layers,
+            audit=audit,
+            progress=lambda line: console.print(plain(line)),
+        )
     )
     report = QaReport(created_at=datetime.now(UTC), lhtb_version=lhtb.__version__, tasks=reports)
     write_model_atomic(report_path, report)
@@ -90,7 +98,7 @@ def check_command(
     failed = [r.task for r in reports if not r.passed]
     console.print(f"report: {report_path}")
     if failed:
-        console.print(f"[red]{len(failed)} task(s) failed: {', '.join(failed)}[/red]")
+        console.print(f"[red]{len(failed)} task(s) failed: {markup_safe(', '.join(failed))}[/red]")
         return 1
     return 0
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from lhtb.errors import LhtbError
+from lhtb.textsafe import markup_block
 
 if TYPE_CHECKING:
     from lhtb.metrics.rows import TrialRow
@@ -32,7 +33,7 @@ class ReportOptions:
 
 
 def _fail(message: str) -> int:
-    err_console.print(f"[red]error:[/red] {message}", highlight=False)
+    err_console.print(f"[red]error:[/red] {markup_block(message)}", highlight=False)
     return 2
 
 

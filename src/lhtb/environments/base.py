@@ -12,8 +12,11 @@ class ExecResult:
     exit_code: int | None  # None when the command was killed by our timeout
     stdout: str
     stderr: str
-    timed_out: bool
+    timed_out: bool  # the harness's own clock saw the deadline pass; never inferred from an exit code
     duration_sec: float
+    stdout_bytes: int = 0  # bytes the command wrote, kept or not (``stdout`` holds a head and a tail of them)
+    stderr_bytes: int = 0
+    output_truncated: bool = False  # a stream outgrew the capture cap; a marker line says how much was dropped
 
 
 class Environment(Protocol):

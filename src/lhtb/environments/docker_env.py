@@ -24,13 +24,26 @@ from lhtb.environments.docker_client import (
     LABEL_TRIAL,
     get_client,
 )
-from lhtb.environments.tarsafe import SanitizedArchive, sanitize, tar_directory
-from lhtb.errors import EnvironmentStartError, LhtbError
+from lhtb.environments.exec_stream import CapturedOutput, capture_frames, close_stream
+from lhtb.environments.tarsafe import (
+    MAX_ARTIFACT_BYTES,
+    MAX_IN_MEMORY_TAR_BYTES,
+    SanitizedArchive,
+    sanitize,
+    tar_directory,
+)
+from lhtb.errors import (
+    ArchiveRefusedError,
+    EnvironmentStartError,
+    LhtbError,
+    TaskInvalidError,
+    UnsafeArchiveError,
+)
 from lhtb.tasks.config import EnvironmentSection
 
 # Grace between the in-container `timeout` and the host-side kill of a command that outlived it.
 _HOST_KILL_GRACE_SEC = 10.0
-MAX_CAPTURED_OUTPUT = 8 * 1024 * 1024
+MAX_CAPTURED_OUTPUT = 8 * 1024 * 1024  # per stream: a 4 MiB head and a 4 MiB tail, applied while reading
 
 
 @dataclass
@@ -48,6 +61,9 @@ class ContainerSpec:
     env: dict[str, str] = field(default_factory=dict)
     # host path -> (container path, mode "ro"/"rw")
     mounts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # The container's user, and so the default of every exec (the agent's: task.toml [agent] user); None: the
+    # image's USER.
+    user: str | None = None
 
     @classmethod
     def for_task(
@@ -61,11 +77,12 @@ class ContainerSpec:
         network: str,
         env: dict[str, str],
         mounts: dict[str, tuple[str, str]] | None = None,
+        user: str | None = None,
     ) -> ContainerSpec:
         """A container of a trial, sized by the task's ``[environment]`` (agent and verifier alike)."""
         return cls(
             image=image,
-            name=unique_name(trial, role),
+            name=unique_name(trial.replace("~", "-"), role),  # a digested trial name holds "~" (jobs/layout.py)
             job=job,
             trial=trial,
             role=role,
@@ -76,6 +93,7 @@ class ContainerSpec:
             pids_limit=section.pids_limit,
             env=env,
             mounts=mounts or {},
+            user=user,
         )
 
     def labels(self) -> dict[str, str]:
@@ -87,16 +105,6 @@ class ContainerSpec:
             LABEL_OWNER_PID: str(os.getpid()),
             LABEL_OWNER_HOST: socket.gethostname(),
         }
-
-
-def _decode(raw: bytes | None) -> str:
-    if not raw:
-        return ""
-    if len(raw) > MAX_CAPTURED_OUTPUT:
-        head, tail = raw[: MAX_CAPTURED_OUTPUT // 2], raw[-MAX_CAPTURED_OUTPUT // 2 :]
-        omitted = len(raw) - len(head) - len(tail)
-        raw = head + f"\n[... {omitted} bytes omitted by lhtb ...]\n".encode() + tail
-    return raw.decode("utf-8", errors="replace")
 
 
 class DockerEnvironment:
@@ -140,8 +148,14 @@ class DockerEnvironment:
                 environment=spec.env,
                 volumes=volumes,
                 hostname="sandbox",
+                user=spec.user,
             )
         except docker.errors.DockerException as exc:
+            if spec.user and ("unable to find user" in str(exc) or "unable to find group" in str(exc)):
+                raise TaskInvalidError(
+                    f"task.toml [agent] user {spec.user!r}: no such user or group in the image {spec.image} "
+                    f"(create it in environment/Dockerfile): {exc}"
+                ) from exc
             raise EnvironmentStartError(f"container {spec.name} from {spec.image} failed to start: {exc}") from exc
 
     def _require(self) -> Any:
@@ -158,7 +172,10 @@ class DockerEnvironment:
         workdir: str | None = None,
         timeout_sec: float | None = None,
     ) -> ExecResult:
-        """Run ``command`` with bash. A timeout kills the command's whole process group inside the container."""
+        """Run ``command`` with bash. A timeout kills the command's whole process group inside the container.
+
+        ``timed_out`` is what the harness's clock saw (the deadline passed and the in-container ``timeout`` fired,
+        or the host kill was needed); a command that exits 124 or 137 on its own keeps its exit code."""
         argv = ["bash", "-c", command]
         if timeout_sec is not None:
             # coreutils `timeout` leads its own process group and signals all of it on expiry.
@@ -168,22 +185,30 @@ class DockerEnvironment:
         exec_id = await asyncio.to_thread(self._exec_create, argv, user, env, workdir)
         task = asyncio.ensure_future(asyncio.to_thread(self._exec_run, exec_id))
         host_timeout = None if timeout_sec is None else timeout_sec + _HOST_KILL_GRACE_SEC
+        host_killed = False
         try:
-            exit_code, stdout, stderr = await asyncio.wait_for(asyncio.shield(task), host_timeout)
+            exit_code, captured = await asyncio.wait_for(asyncio.shield(task), host_timeout)
         except TimeoutError:
             await asyncio.to_thread(self._host_kill, exec_id)
-            exit_code, stdout, stderr = await task
-            exit_code = None
+            exit_code, captured = await task
+            host_killed = True
         except asyncio.CancelledError:
             await asyncio.to_thread(self._host_kill, exec_id)
             raise
-        timed_out = exit_code is None or (timeout_sec is not None and exit_code in (124, 137))
+        elapsed = time.monotonic() - started
+        # `timeout` exits 124 (TERM) or 137 (KILL after the grace) once it fired; before the deadline those codes
+        # are the command's own. `started` precedes the in-container clock, so a fired `timeout` implies elapsed.
+        deadline_passed = timeout_sec is not None and elapsed >= timeout_sec
+        timed_out = host_killed or (deadline_passed and exit_code in (124, 137, None))
         return ExecResult(
             exit_code=None if timed_out else exit_code,
-            stdout=stdout,
-            stderr=stderr,
+            stdout=captured.stdout,
+            stderr=captured.stderr,
             timed_out=timed_out,
-            duration_sec=time.monotonic() - started,
+            duration_sec=elapsed,
+            stdout_bytes=captured.stdout_bytes,
+            stderr_bytes=captured.stderr_bytes,
+            output_truncated=captured.truncated,
         )
 
     def _exec_create(self, argv: list[str], user: str | None, env: dict[str, str] | None, workdir: str | None) -> str:
@@ -199,11 +224,22 @@ class DockerEnvironment:
         )
         return str(created["Id"])
 
-    def _exec_run(self, exec_id: str) -> tuple[int | None, str, str]:
+    def _exec_run(self, exec_id: str) -> tuple[int | None, CapturedOutput]:
+        """Drain the output frame by frame into bounded buffers (never one growing ``bytes``), then the exit code."""
         api = get_client().api
-        stdout, stderr = api.exec_start(exec_id, demux=True)
-        exit_code = api.exec_inspect(exec_id).get("ExitCode")
-        return exit_code, _decode(stdout), _decode(stderr)
+        frames = api.exec_start(exec_id, stream=True, demux=True)
+        try:
+            captured = capture_frames(frames, MAX_CAPTURED_OUTPUT)
+        finally:
+            close_stream(frames)
+        inspected = api.exec_inspect(exec_id)
+        # The output can end a moment before the engine records the exit code.
+        for _ in range(50):
+            if not inspected.get("Running"):
+                break
+            time.sleep(0.02)
+            inspected = api.exec_inspect(exec_id)
+        return inspected.get("ExitCode"), captured
 
     def _host_kill(self, exec_id: str) -> None:
         """Last resort when the in-container timeout did not end the command: kill its process group."""
@@ -224,24 +260,43 @@ class DockerEnvironment:
         data = await asyncio.to_thread(tar_directory, source, ".")
         await self.upload_tar(data, dest)
 
-    async def upload_tar(self, tar_bytes: bytes, dest: str, *, make_dest: bool = True) -> None:
-        """Extract ``tar_bytes`` under ``dest``; ``make_dest=False`` saves an exec when it surely exists."""
+    async def upload_tar(self, tar_bytes: bytes | SanitizedArchive, dest: str, *, make_dest: bool = True) -> None:
+        """Extract a tar under ``dest``; ``make_dest=False`` saves an exec when it surely exists.
+
+        A :class:`SanitizedArchive` is streamed from its temporary file. The engine refusing the archive
+        (an HTTP error answer) raises :class:`ArchiveRefusedError`; a lost connection propagates as it is.
+        """
+        import docker
+
         if make_dest:
             await self.exec(f"mkdir -p {shlex.quote(dest)}", timeout_sec=60)
         container = self._require()
-        ok = await asyncio.to_thread(container.put_archive, dest, tar_bytes)
+
+        def blocking() -> bool:
+            body = tar_bytes.reader() if isinstance(tar_bytes, SanitizedArchive) else tar_bytes
+            return bool(container.put_archive(dest, body))
+
+        try:
+            ok = await asyncio.to_thread(blocking)
+        except docker.errors.APIError as exc:
+            raise ArchiveRefusedError(f"the engine refused the upload to {self.spec.name}:{dest}: {exc}") from exc
         if not ok:
-            raise LhtbError(f"upload to {self.spec.name}:{dest} failed")
+            raise ArchiveRefusedError(f"upload to {self.spec.name}:{dest} failed")
 
     async def download_tar(self, path: str) -> bytes:
         """A sanitized tar of ``path`` (its basename is the archive's top-level entry)."""
-        sanitized = await self.download_sanitized(path)
+        sanitized = await self.download_sanitized(path, max_bytes=MAX_IN_MEMORY_TAR_BYTES)
         if sanitized is None:
             raise LhtbError(f"{self.spec.name}:{path} does not exist")
-        return sanitized.data
+        try:
+            return sanitized.data
+        finally:
+            sanitized.close()
 
-    async def download_sanitized(self, path: str) -> SanitizedArchive | None:
-        """The safe members of ``path`` as a tar (unsafe ones listed in ``refused``), or None if it is absent."""
+    async def download_sanitized(self, path: str, *, max_bytes: int = MAX_ARTIFACT_BYTES) -> SanitizedArchive | None:
+        """The safe members of ``path`` as a tar (unsafe ones listed in ``refused``), or None if it is absent.
+
+        Streams to a temporary file; over ``max_bytes`` (apparent size) raises :class:`UnsafeArchiveError`."""
         container = self._require()
 
         def blocking() -> SanitizedArchive | None:
@@ -251,7 +306,13 @@ class DockerEnvironment:
                 stream, _stat = container.get_archive(path)
             except docker.errors.NotFound:
                 return None
-            return sanitize(stream)
+            except docker.errors.APIError as exc:
+                # 404 is "absent"; other client errors name the path's own state (a parent that is a file, an
+                # unreadable name), which the container's processes chose. 5xx stays an engine failure.
+                if exc.is_client_error():
+                    raise UnsafeArchiveError(f"{path} cannot be archived by the engine: {exc.explanation}") from exc
+                raise
+            return sanitize(stream, max_bytes=max_bytes)
 
         return await asyncio.to_thread(blocking)
 

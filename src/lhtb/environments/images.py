@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lhtb.environments.docker_client import LABEL_CONTENT_HASH, LABEL_MANAGED, get_client
-from lhtb.errors import EnvironmentBuildError
+from lhtb.errors import EnvironmentBuildError, TaskInvalidError
 
 BASE_IMAGE = "lhtb/base:bookworm"
 PYTHON_IMAGE = "lhtb/python:bookworm"
@@ -109,15 +109,40 @@ def bootstrap_python(*, force: bool = False, log: Logger = print) -> bool:
     return True
 
 
-def _run_build(*, log: Logger, timeout: float | None = None, **kwargs: object) -> None:
+def _run_build(*, log: Logger, dockerfile: Path | None = None, **kwargs: object) -> None:
+    """Run one build. With ``dockerfile`` (a task's), failures that are properties of the task are
+    :class:`TaskInvalidError` (never retried); the rest stay :class:`EnvironmentBuildError` (retried)."""
+    import docker
+
     output: list[str] = []
-    for chunk in get_client().api.build(rm=True, forcerm=True, network_mode="host", decode=True, **kwargs):
-        if "stream" in chunk:
-            output.append(chunk["stream"])
-        if "error" in chunk:
-            tail = "".join(output)[-3000:]
-            raise EnvironmentBuildError(f"docker build failed: {chunk['error'].strip()}\n{tail}")
+    try:
+        for chunk in get_client().api.build(rm=True, forcerm=True, network_mode="host", decode=True, **kwargs):
+            if "stream" in chunk:
+                output.append(chunk["stream"])
+            if "error" in chunk:
+                _raise_build_error(str(chunk["error"]).strip(), "".join(output)[-3000:], dockerfile)
+    except docker.errors.APIError as exc:
+        # A 4xx answer to the build request is the engine refusing the Dockerfile before any step ran (parse
+        # error, empty file, no stage): every parameter but the Dockerfile is ours and valid.
+        explanation = str(exc.explanation or exc).strip()
+        if dockerfile is not None and exc.is_client_error():
+            raise TaskInvalidError(f"{dockerfile}: the Docker engine refused it: {explanation}") from exc
+        raise EnvironmentBuildError(f"docker build failed: {explanation}") from exc
     log("".join(output)[-300:].strip().splitlines()[-1] if output else "built")
+
+
+# Step failures that depend only on the task's files. Everything else (a RUN step exiting non-zero, a pull,
+# the engine) may be transient — a mirror down, a full disk — and is retried as environment_build.
+_TASK_BUILD_ERRORS = re.compile(
+    r"^(?:(?:COPY|ADD) failed: (?:file not found|forbidden path)|invalid reference format)", re.IGNORECASE
+)
+
+
+def _raise_build_error(error: str, tail: str, dockerfile: Path | None) -> None:
+    if dockerfile is not None and _TASK_BUILD_ERRORS.match(error):
+        raise TaskInvalidError(f"{dockerfile}: the build failed: {error}")
+    where = f"{dockerfile}: " if dockerfile is not None else ""
+    raise EnvironmentBuildError(f"{where}docker build failed: {error}\n{tail}")
 
 
 # ---- task images -------------------------------------------------------------------------------------------
@@ -125,17 +150,52 @@ def _run_build(*, log: Logger, timeout: float | None = None, **kwargs: object) -
 _FROM_RE = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.IGNORECASE | re.MULTILINE)
 
 
+def dockerfile_problem(dockerfile: Path) -> str | None:
+    """Why ``dockerfile`` cannot build whatever the engine does (missing, empty, not UTF-8, no FROM), as a
+    message naming the file; None when it looks buildable. Cheap: ``tasks list`` can call it for every task."""
+    try:
+        _read_dockerfile(dockerfile)
+    except TaskInvalidError as exc:
+        return str(exc)
+    return None
+
+
+def _read_dockerfile(dockerfile: Path) -> str:
+    """The Dockerfile's text; :class:`TaskInvalidError` naming the file when it cannot be a valid one."""
+    try:
+        data = dockerfile.read_bytes()
+    except FileNotFoundError:
+        raise TaskInvalidError(f"{dockerfile}: required file is missing") from None
+    except OSError as exc:
+        raise TaskInvalidError(f"{dockerfile}: cannot be read: {exc.strerror or exc}") from None
+    if not data.strip():
+        raise TaskInvalidError(f"{dockerfile}: the Dockerfile is empty; it needs at least a FROM line")
+    try:
+        text = data.decode("utf-8-sig")  # the engine skips a byte-order mark too
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise TaskInvalidError(
+            f"{dockerfile}: not UTF-8 text ({exc.reason} at byte {exc.start}, line {line}); save it as UTF-8"
+        ) from None
+    if not _FROM_RE.search(text):
+        raise TaskInvalidError(f"{dockerfile}: has no FROM instruction; a build must start from a base image")
+    return text
+
+
 def context_hash(environment_dir: Path) -> str:
     """Hash of every file's path, mode and bytes in the build context, plus the ids of the base images."""
+    dockerfile = _read_dockerfile(environment_dir / "Dockerfile")
     digest = hashlib.sha256()
     for path in sorted(environment_dir.rglob("*")):
         relative = path.relative_to(environment_dir).as_posix()
-        if path.is_symlink():
-            digest.update(f"L {relative} -> {path.readlink()}\n".encode())
-        elif path.is_file():
-            digest.update(f"F {relative} {path.stat().st_mode & 0o777}\n".encode())
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-    dockerfile = (environment_dir / "Dockerfile").read_text(encoding="utf-8")
+        try:
+            if path.is_symlink():
+                digest.update(f"L {relative} -> {path.readlink()}\n".encode())
+            elif path.is_file():
+                digest.update(f"F {relative} {path.stat().st_mode & 0o777}\n".encode())
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+        except OSError as exc:  # an unreadable file in the task's build context: the build could not send it
+            raise TaskInvalidError(f"{path}: cannot be read for the build: {exc.strerror or exc}") from None
     for base in _FROM_RE.findall(dockerfile):
         digest.update(f"FROM {base} {_base_image_id(base)}\n".encode())
     return digest.hexdigest()[:20]
@@ -153,8 +213,11 @@ def _base_image_id(reference: str) -> str:
 
 
 def task_image_tag(task_name: str, content: str) -> str:
-    safe = re.sub(r"[^a-z0-9_.-]", "-", task_name.lower())[:100]
-    return f"{TASK_IMAGE_REPO}/{safe}:{content}"
+    """A valid tag for any task name: a readable slug plus a hash of the exact name, so names that slug alike
+    (``Foo``/``foo``, ``..ünï..``/``-n-``) never share a repository and no name makes an invalid reference."""
+    slug = re.sub(r"[^a-z0-9]+", "-", task_name.lower()).strip("-")[:60].rstrip("-") or "task"
+    name_hash = hashlib.sha256(task_name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{TASK_IMAGE_REPO}/{slug}-{name_hash}:{content}"
 
 
 # One lock per tag and event loop: an asyncio.Lock binds to the loop that first waits on it, and every job
@@ -180,6 +243,7 @@ async def ensure_task_image(
             path=str(environment_dir),
             tag=tag,
             labels={LABEL_MANAGED: "1", LABEL_CONTENT_HASH: content, "lhtb.task": task_name},
+            dockerfile=environment_dir / "Dockerfile",
             log=log,
         )
         try:

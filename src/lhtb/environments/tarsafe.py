@@ -1,8 +1,14 @@
 """Tar streams in and out of sandboxes, with the checks that keep an archive inside its destination.
 
 An agent controls the files it leaves behind, so an artifact archive may hold absolute names, ``..`` segments,
-links that point out of the artifact root, or device nodes. Such members are refused: dropped from the archive
-and reported, never followed or extracted.
+links that point out of the artifact root, hard links to members that were refused, or device nodes. Such
+members are refused: dropped from the archive and reported, never followed or extracted. What is kept always
+extracts (and uploads into a container) cleanly.
+
+Archives stream: the source is read member by member and the sanitized copy is written to a temporary file, so
+harness memory stays flat whatever the agent leaves (a 3 GiB sparse file is refused from its header alone).
+An archive over the size or member limits is refused as a whole with :class:`ArtifactsRefusedError`: that is
+the agent's doing and is graded, never retried (docs/errors.md).
 """
 
 from __future__ import annotations
@@ -10,20 +16,73 @@ from __future__ import annotations
 import io
 import posixpath
 import tarfile
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from lhtb.errors import UnsafeArchiveError
 
+# Sum of member sizes (apparent size: a sparse file counts in full, as Docker's tar streams its zeros).
 MAX_ARTIFACT_BYTES = 2 * 1024**3
+MAX_ARTIFACT_MEMBERS = 200_000
+MAX_IN_MEMORY_TAR_BYTES = 64 * 1024**2  # archives returned as bytes (agent logs): small, they sit in memory
+MAX_REFUSED_LISTED = 1_000  # refusals beyond this are counted, not listed (the list is kept in memory and on disk)
+_HEADER_BYTES = 512  # every member costs at least a header block: counted, so a million empty files add up
+_COPY_BUFSIZE = 1024 * 1024
 
 
 @dataclass
 class SanitizedArchive:
-    data: bytes
+    """The kept members as a tar in a temporary file; ``refused`` says what was dropped and why."""
+
+    file: IO[bytes]
+    size: int
     refused: list[str] = field(default_factory=list)
     n_members: int = 0
+    n_refused: int = 0
+
+    def reader(self) -> IO[bytes]:
+        """The archive from its first byte (for ``put_archive``, which streams a file object)."""
+        self.file.seek(0)
+        return self.file
+
+    @property
+    def data(self) -> bytes:
+        """The whole archive in memory: only for archives known to be small (agent logs, verifier output)."""
+        return self.reader().read()
+
+    def close(self) -> None:
+        self.file.close()
+
+
+class _ChunkReader(io.RawIOBase):
+    """A read-only file over an iterable of byte chunks (the docker SDK's ``get_archive`` stream)."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self._chunks: Iterator[bytes] = iter(chunks)
+        self._view = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        while not self._view:
+            try:
+                self._view = memoryview(next(self._chunks))
+            except StopIteration:
+                return 0
+        n = min(len(buffer), len(self._view))
+        buffer[:n] = self._view[:n]
+        self._view = self._view[n:]
+        return n
+
+    def close(self) -> None:
+        close = getattr(self._chunks, "close", None)
+        if close is not None:  # a generator over an HTTP response: stop the transfer
+            close()
+        super().close()
 
 
 def _inside(root: str, path: str) -> bool:
@@ -31,9 +90,20 @@ def _inside(root: str, path: str) -> bool:
     return normal == root or normal.startswith(root.rstrip("/") + "/")
 
 
+def _printable(name: str) -> str:
+    return repr(name) if any(ord(c) < 32 or c == "\x7f" for c in name) else name
+
+
+def _key(name: str) -> str:
+    """A member name as tar extraction sees it: ``./a//b/`` and ``a/b`` are the same path."""
+    return posixpath.normpath(name.lstrip("/")) if name else ""
+
+
 def member_problem(member: tarfile.TarInfo) -> str | None:
     """Why ``member`` may not be extracted, or None when it is safe. Paths are judged relative to the root."""
     name = member.name
+    if "\x00" in name or "\x00" in member.linkname:
+        return "NUL byte in name"
     if name.startswith("/") or name.startswith("\\"):
         return "absolute path"
     parts = name.split("/")
@@ -55,42 +125,117 @@ def member_problem(member: tarfile.TarInfo) -> str | None:
     return None
 
 
-def sanitize(chunks: Iterable[bytes], *, max_bytes: int = MAX_ARTIFACT_BYTES) -> SanitizedArchive:
-    """Re-pack a tar stream keeping only safe members; the result can be extracted or uploaded anywhere."""
-    raw = io.BytesIO()
-    total = 0
-    for chunk in chunks:
-        total += len(chunk)
-        if total > max_bytes:
-            raise UnsafeArchiveError(f"artifact archive exceeds {max_bytes} bytes")
-        raw.write(chunk)
-    raw.seek(0)
-    out = io.BytesIO()
-    result = SanitizedArchive(data=b"")
+class _Sanitizer:
+    """The state of one pass: what was kept so far decides whether a later link or path can be kept."""
+
+    def __init__(self, max_bytes: int, max_members: int) -> None:
+        self.max_bytes = max_bytes
+        self.max_members = max_members
+        self.total = 0
+        self.biggest: tuple[int, str] = (0, "")
+        self.seen: set[str] = set()
+        self.linkable: set[str] = set()  # kept regular files and hard links: valid hard-link targets
+        self.not_dirs: set[str] = set()  # kept non-directories: nothing may be extracted beneath them
+        self.refused: list[str] = []
+        self.n_refused = 0
+
+    def count(self, member: tarfile.TarInfo, n_seen: int) -> None:
+        """Charge ``member`` against the limits; over a limit the whole archive is refused."""
+        if n_seen > self.max_members:
+            raise UnsafeArchiveError(f"artifacts hold more than {self.max_members} files, directories and links")
+        self.total += member.size + _HEADER_BYTES
+        if member.size > self.biggest[0]:
+            self.biggest = (member.size, member.name)
+        if self.total > self.max_bytes:
+            size, name = self.biggest
+            raise UnsafeArchiveError(
+                f"artifacts exceed the size limit of {self.max_bytes} bytes (apparent size, sparse files count in "
+                f"full); the biggest member is {_printable(name)} ({size} bytes)"
+            )
+
+    def refuse(self, member: tarfile.TarInfo, problem: str) -> None:
+        self.n_refused += 1
+        if len(self.refused) < MAX_REFUSED_LISTED:
+            self.refused.append(f"{_printable(member.name)}: {problem}")
+
+    def problem(self, member: tarfile.TarInfo) -> str | None:
+        problem = member_problem(member)
+        if problem:
+            return problem
+        key = _key(member.name)
+        if key in self.seen:
+            return "duplicate member (the first one is kept)"
+        parent = posixpath.dirname(key)
+        while parent:
+            if parent in self.not_dirs:
+                return f"inside {_printable(parent)}, which is not a directory"
+            parent = posixpath.dirname(parent)
+        if member.islnk():
+            target = _key(member.linkname)
+            if target not in self.linkable:
+                return f"hard link to a member that is not in the archive or not a regular file ({member.linkname})"
+        return None
+
+    def keep(self, member: tarfile.TarInfo) -> None:
+        key = _key(member.name)
+        self.seen.add(key)
+        if member.isfile() or member.islnk():
+            self.linkable.add(key)
+        if not member.isdir():
+            self.not_dirs.add(key)
+
+
+def sanitize(
+    chunks: Iterable[bytes], *, max_bytes: int = MAX_ARTIFACT_BYTES, max_members: int = MAX_ARTIFACT_MEMBERS
+) -> SanitizedArchive:
+    """Re-pack a tar stream keeping only safe members; the result can be extracted or uploaded anywhere.
+
+    Raises :class:`UnsafeArchiveError` (an agent fault when the archive is the agent's) when the stream is not
+    a tar or exceeds ``max_bytes`` (sum of member sizes) or ``max_members``.
+    """
+    source_file = _ChunkReader(chunks)
+    out = tempfile.TemporaryFile(prefix="lhtb-artifacts-")  # noqa: SIM115 - returned open, closed by the owner
+    state = _Sanitizer(max_bytes, max_members)
+    n_members = n_seen = 0
     try:
-        with tarfile.open(fileobj=raw, mode="r|*") as source, tarfile.open(fileobj=out, mode="w") as sink:
-            for member in source:
-                problem = member_problem(member)
+        with (
+            tarfile.open(fileobj=source_file, mode="r|", bufsize=_COPY_BUFSIZE) as source,
+            tarfile.TarFile(fileobj=out, mode="w", copybufsize=_COPY_BUFSIZE) as sink,
+        ):
+            while (member := source.next()) is not None:
+                # Stream mode keeps every TarInfo it has read; dropping them keeps memory flat.
+                source.members.clear()  # type: ignore[attr-defined]
+                sink.members.clear()  # type: ignore[attr-defined]
+                n_seen += 1
+                state.count(member, n_seen)
+                problem = state.problem(member)
                 if problem:
-                    result.refused.append(f"{member.name}: {problem}")
+                    state.refuse(member, problem)
                     continue
                 payload = source.extractfile(member) if member.isfile() else None
                 # No setuid/setgid: verifiers run the agent's programs unprivileged, a setuid-root copy of an
                 # interpreter in the artifacts would hand them root in the verifier container.
                 member.mode &= ~0o6000
                 sink.addfile(member, payload)
-                result.n_members += 1
+                state.keep(member)
+                n_members += 1
     except tarfile.TarError as exc:
+        out.close()
         raise UnsafeArchiveError(f"artifact archive is not a valid tar stream: {exc}") from exc
-    result.data = out.getvalue()
-    return result
+    except BaseException:
+        out.close()
+        raise
+    finally:
+        source_file.close()
+    size = out.tell()
+    return SanitizedArchive(file=out, size=size, refused=state.refused, n_members=n_members, n_refused=state.n_refused)
 
 
-def safe_extract(tar_bytes: bytes, dest: Path) -> list[str]:
+def safe_extract(tar_bytes: bytes | SanitizedArchive, dest: Path) -> list[str]:
     """Extract into ``dest``, refusing unsafe members; returns what was refused."""
     dest.mkdir(parents=True, exist_ok=True)
-    sanitized = sanitize([tar_bytes])
-    with tarfile.open(fileobj=io.BytesIO(sanitized.data), mode="r:") as archive:
+    sanitized = tar_bytes if isinstance(tar_bytes, SanitizedArchive) else sanitize([tar_bytes])
+    with tarfile.open(fileobj=sanitized.reader(), mode="r|") as archive:
         # The 'data' filter re-checks every member against dest (defence in depth).
         archive.extractall(dest, filter="data")
     return sanitized.refused

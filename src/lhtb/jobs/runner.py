@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -21,11 +22,27 @@ from lhtb.jobs.layout import JobLayout, trial_name
 from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
 from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, JobResult, TrialConfig, TrialResult
 from lhtb.tasks.loader import Task, TaskLoad, scan_dataset, select_tasks
-from lhtb.trial.agent_loop import LoopSettings, checkpoint_interval_from_env
+from lhtb.trial.agent_loop import LoopSettings, checkpoint_interval_from_env, default_feedback_pause
 from lhtb.trial.background import Background
 from lhtb.trial.runner import TrialPlan, run_trial
 
 TrialEvent = Callable[[str, str, TrialResult | None], None]  # (trial name, phase or "done", result)
+Notice = Callable[[str], None]  # a message about the job for the user (a set-aside directory, ...)
+
+# Where resume moves a trial directory whose result.json cannot be read (kept, never deleted; not a trial).
+SET_ASIDE_DIR = "set-aside"
+
+
+class JobInterrupted(Exception):
+    """The job was stopped by SIGINT or SIGTERM: containers removed, partial job result written, resumable."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"interrupted by {signal.Signals(signum).name}")
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum  # the shell's convention: 130 for SIGINT, 143 for SIGTERM
 
 
 @dataclass(frozen=True)
@@ -94,17 +111,49 @@ def loop_settings(config: JobConfig, task: Task, agent_name: str = "") -> LoopSe
         pass_threshold=agent.pass_threshold if config.pass_threshold is None else config.pass_threshold,
         feedback_mode=config.feedback_mode,
         checkpoint_interval_sec=interval if interval < budget else None,
+        feedback_pause_sec=config.feedback_pause_sec or default_feedback_pause(task.config.verifier.timeout_sec),
     )
 
 
-def load_trial_result(path: Path) -> TrialResult | None:
-    """A finished trial's result, or None when absent or unreadable (then the trial runs again)."""
-    if not path.is_file():
+@dataclass(frozen=True)
+class UnreadableResult:
+    """A result.json that exists but cannot be read: it is reported, never silently dropped."""
+
+    path: Path
+    reason: str
+
+
+def read_trial_result(path: Path) -> TrialResult | UnreadableResult | None:
+    """A finished trial's result; None when there is none yet; UnreadableResult when the file is corrupt."""
+    if not path.exists():
         return None
     try:
         return TrialResult.model_validate_json(path.read_text(encoding="utf-8"))
-    except (ValidationError, ValueError):
-        return None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        detail = f"{where}: {first['msg']}" if where else first["msg"]
+        return UnreadableResult(path, f"not a valid trial result ({exc.error_count()} error(s); first: {detail})")
+    except (OSError, ValueError) as exc:
+        return UnreadableResult(path, f"{type(exc).__name__}: {exc}")
+
+
+def load_trial_result(path: Path) -> TrialResult | None:
+    """A finished trial's result, or None when absent or unreadable."""
+    result = read_trial_result(path)
+    return result if isinstance(result, TrialResult) else None
+
+
+def read_trial_results(trials_dir: Path) -> tuple[list[TrialResult], list[UnreadableResult]]:
+    """Every trial result under ``trials/``, and the result files that exist but cannot be read."""
+    results, unreadable = [], []
+    for path in sorted(trials_dir.glob("*/result.json")):
+        result = read_trial_result(path)
+        if isinstance(result, TrialResult):
+            results.append(result)
+        elif result is not None:
+            unreadable.append(result)
+    return results, unreadable
 
 
 def _invalid_task_result(config: JobConfig, trial: PlannedTrial) -> TrialResult:
@@ -121,11 +170,32 @@ def _invalid_task_result(config: JobConfig, trial: PlannedTrial) -> TrialResult:
     )
 
 
+def _job_result(config: JobConfig, started: datetime, n_planned: int, results: list[TrialResult]) -> JobResult:
+    summaries, errors = summarise(results)
+    return JobResult(
+        job_name=config.job_name,
+        started_at=started,
+        finished_at=datetime.now(UTC),
+        n_trials=n_planned,
+        n_finished=len(results),
+        errors_by_class=errors,
+        agents=summaries,
+        denominator_rule=DENOMINATOR_RULE,
+    )
+
+
 class JobRunner:
-    def __init__(self, config: JobConfig, jobs_dir: Path, on_event: TrialEvent | None = None) -> None:
+    def __init__(
+        self,
+        config: JobConfig,
+        jobs_dir: Path,
+        on_event: TrialEvent | None = None,
+        on_notice: Notice | None = None,
+    ) -> None:
         self.config = config
         self.layout = JobLayout(jobs_dir / config.job_name)
         self.on_event = on_event or (lambda _name, _phase, _result: None)
+        self.on_notice = on_notice or (lambda _message: None)
         self.background = Background()
 
     def _trial_plan(self, trial: PlannedTrial, retries: int) -> TrialPlan:
@@ -182,68 +252,109 @@ class JobRunner:
                 trial_dir.rename(archive)
 
     def pending(self, planned: list[PlannedTrial]) -> tuple[list[PlannedTrial], list[TrialResult]]:
-        """Trials still to run (partial directories are cleared) and the results already final."""
+        """Trials still to run and the results already final. Partial directories (no result.json: an
+        interrupted trial) are cleared; a directory whose result.json is unreadable is moved aside, not deleted."""
         todo, done = [], []
         for trial in planned:
-            existing = load_trial_result(self.layout.trial_result(trial.name))
-            if existing is not None:
+            existing = read_trial_result(self.layout.trial_result(trial.name))
+            if isinstance(existing, TrialResult):
                 done.append(existing)
                 continue
-            shutil.rmtree(self.layout.trial_dir(trial.name), ignore_errors=True)
+            if isinstance(existing, UnreadableResult):
+                kept = self._set_aside(trial.name)
+                self.on_notice(
+                    f"{existing.path}: {existing.reason}; the trial runs again, its old directory is kept as {kept}"
+                )
+            else:
+                shutil.rmtree(self.layout.trial_dir(trial.name), ignore_errors=True)
             todo.append(trial)
         return todo, done
 
+    def _set_aside(self, name: str) -> Path:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+        target = self.layout.root / SET_ASIDE_DIR / f"{name}.unreadable-{stamp}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.layout.trial_dir(name).rename(target)
+        return target
+
     async def run(self) -> JobResult:
+        """Run the pending trials; on cancellation the job result of the trials finished so far is written."""
         started = datetime.now(UTC)
         self.layout.root.mkdir(parents=True, exist_ok=True)
         if not self.layout.config.exists():
             write_model_atomic(self.layout.config, self.config)
         planned = plan_trials(self.config)
         todo, done = self.pending(planned)
-        if todo:
-            # A resumed job may have been killed with -9: its containers outlived their owner.
-            from lhtb.environments.gc import collect
-
-            await asyncio.to_thread(collect, job=self.config.job_name)
         for result in done:
             self.on_event(result.trial_name, "done", result)
         semaphore = asyncio.Semaphore(self.config.concurrency)
+        fresh: dict[str, TrialResult] = {}
+
+        async def run_one(trial: PlannedTrial) -> None:
+            fresh[trial.name] = await self._run_one(trial, semaphore)
+
         try:
-            fresh = await asyncio.gather(*(self._run_one(trial, semaphore) for trial in todo))
+            if todo:
+                # A resumed job may have been killed with -9: its containers outlived their owner.
+                from lhtb.environments.gc import collect
+
+                await asyncio.to_thread(collect, job=self.config.job_name)
+            await asyncio.gather(*(run_one(trial) for trial in todo))
         finally:
+            # Written before the drain (a partial result on cancellation too), with the results in planned order.
+            results = done + [fresh[t.name] for t in todo if t.name in fresh]
+            job_result = _job_result(self.config, started, len(planned), results)
+            write_model_atomic(self.layout.result, job_result)
             await self.background.drain()
-        results = done + list(fresh)
-        summaries, errors = summarise(results)
-        job_result = JobResult(
-            job_name=self.config.job_name,
-            started_at=started,
-            finished_at=datetime.now(UTC),
-            n_trials=len(planned),
-            n_finished=len(results),
-            errors_by_class=errors,
-            agents=summaries,
-            denominator_rule=DENOMINATOR_RULE,
-        )
-        write_model_atomic(self.layout.result, job_result)
         return job_result
 
 
-def run_job(config: JobConfig, jobs_dir: Path, on_event: TrialEvent | None = None) -> JobResult:
-    """Run a job to completion; Ctrl-C or SIGTERM cancels it and removes every container it started."""
-    runner = JobRunner(config, jobs_dir, on_event)
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def run_job(
+    config: JobConfig, jobs_dir: Path, on_event: TrialEvent | None = None, on_notice: Notice | None = None
+) -> JobResult:
+    """Run a job to completion. SIGINT or SIGTERM cancels it, removes every container it started, writes the
+    partial job result and raises :class:`JobInterrupted`; the job can then be resumed."""
+    runner = JobRunner(config, jobs_dir, on_event, on_notice)
+    received: list[int] = []
+    cancellable: list[asyncio.Task[Any]] = []
+
+    def stop(sig: int) -> None:
+        # Only the first signal cancels, and only while trials run: container removal must not be cut short.
+        received.append(sig)
+        if cancellable:
+            cancellable.pop().cancel()
 
     async def main() -> JobResult:
         loop = asyncio.get_running_loop()
         current = asyncio.current_task()
         assert current is not None
-        loop.add_signal_handler(signal.SIGTERM, current.cancel)
+        cancellable.append(current)
+        for sig in _STOP_SIGNALS:
+            loop.add_signal_handler(sig, stop, sig)  # replaces asyncio.run's own SIGINT handling
         try:
-            return await runner.run()
+            try:
+                job_result = await runner.run()
+            finally:
+                cancellable.clear()
+        except asyncio.CancelledError:
+            if not received:
+                raise
         finally:
-            loop.remove_signal_handler(signal.SIGTERM)
             await asyncio.to_thread(remove_job_containers, config.job_name, os.getpid())
+        if received:
+            raise JobInterrupted(received[0])
+        return job_result
 
-    return asyncio.run(main())
+    previous = {sig: signal.getsignal(sig) for sig in _STOP_SIGNALS}
+    try:
+        return asyncio.run(main())
+    finally:
+        for sig, handler in previous.items():  # closing the loop resets the defaults, not the caller's handlers
+            if handler is not None:
+                signal.signal(sig, handler)
 
 
 def remove_job_containers(job_name: str, owner_pid: int | None = None) -> int:

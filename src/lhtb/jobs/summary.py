@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 
 from lhtb.errors import ERROR_POLICY
 from lhtb.results.models import AgentSummary, TrialResult
+from lhtb.textsafe import plain
 
 DENOMINATOR_RULE = (
     "Trials with an infrastructure error (build, start, agent setup, LLM transient/auth, harness, cancelled) are "
@@ -62,7 +63,7 @@ def render_leaderboard(summaries: list[AgentSummary], errors: dict[str, int], ti
     for rank, summary in enumerate(summaries, start=1):
         table.add_row(
             str(rank),
-            summary.agent,
+            plain(summary.agent),
             str(summary.n_trials),
             str(summary.n_scored),
             str(summary.n_excluded),
@@ -71,7 +72,7 @@ def render_leaderboard(summaries: list[AgentSummary], errors: dict[str, int], ti
             pct(summary.pass_rate_100),
         )
     if errors:
-        table.caption = "errors: " + ", ".join(f"{k}={v}" for k, v in sorted(errors.items()))
+        table.caption = plain("errors: " + ", ".join(f"{k}={v}" for k, v in sorted(errors.items())))
     return table
 
 
@@ -95,5 +96,5 @@ def render_subtask_means(results: list[TrialResult]) -> object:
         table.add_column(column, justify="right" if column in ("mean score", "attempts") else "left")
     for (task, agent), by_name in subtask_means(results).items():
         for name, (mean, count) in by_name.items():
-            table.add_row(task, agent, name, f"{mean:.3f}", str(count))
+            table.add_row(plain(task), plain(agent), plain(name), f"{mean:.3f}", str(count))
     return table

@@ -113,6 +113,7 @@ def group_metrics(
         cost_unknown_trials=cost_unknown,
         cost_per_solved=cost_per_solved,
         failure_modes={m.value: modes.get(m.value, 0) for m in FailureMode},
+        usage_sources=dict(sorted(Counter(r.usage_source for r in scored).items())),
     )
 
 

@@ -79,12 +79,20 @@ class GroupMetrics(BaseModel):
     cost_unknown_trials: int
     cost_per_solved: float | None
     failure_modes: dict[str, int]
+    # Scored trials by Usage.source ("measured", "self-reported", "mixed", "unknown", "none"): who counted the
+    # tokens and cost above. Anything but measured/none came (partly) from the agent's own output.
+    usage_sources: dict[str, int] = Field(default_factory=dict)
     rank_by_mean: float | None = None
     rank_by_solve_rate: float | None = None
 
     @property
     def display_name(self) -> str:
         return self.agent if not self.flags else f"{self.agent} [{', '.join(self.flags)}]"
+
+    @property
+    def unmeasured_usage(self) -> int:
+        """Scored trials whose usage figures are not (only) lhtb's own measurement."""
+        return sum(n for source, n in self.usage_sources.items() if source not in ("measured", "none"))
 
     @property
     def solve_rate(self) -> float | None:

@@ -35,6 +35,7 @@ class TrialRow(NamedTuple):
     cost_usd: float | None  # None = unknown price, never 0
     episodes: int
     curve: tuple[tuple[float, float], ...]  # (agent seconds, reward) observations, time-ordered
+    usage_source: str = "none"  # Usage.source: measured / self-reported / mixed / unknown / none
 
 
 def job_flags(config: JobConfig | None) -> tuple[str, ...]:
@@ -115,4 +116,5 @@ def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = (), *, with_c
         usage.cost_usd,
         usage.episodes,
         _curve(result, agent_sec, reward) if with_curve else (),
+        usage.source,
     )

@@ -36,6 +36,10 @@ from lhtb.tasks.loader import Task
 
 DEFAULT_BUDGET_SEC = 12.0
 DEFAULT_CHECKPOINT_SEC: float | None = None  # checkpoints cost a verification each; opt in with --checkpoint-interval
+# The audit's feedback pause: about what a sample task's interim verification takes under the audit's load, so
+# it costs CI little (the default, the verifier timeout + 15 s, would add minutes per exploit); a verification
+# still running at the pause is cut and told as not passed, as in any job.
+DEFAULT_FEEDBACK_PAUSE_SEC = 12.0
 Mode = Literal["separate", "shared"]
 MODES: tuple[Mode, ...] = ("separate", "shared")
 Progress = Callable[[str], None]
@@ -45,6 +49,7 @@ Progress = Callable[[str], None]
 class AuditSettings:
     budget_sec: float = DEFAULT_BUDGET_SEC
     checkpoint_interval_sec: float | None = DEFAULT_CHECKPOINT_SEC
+    feedback_pause_sec: float = DEFAULT_FEEDBACK_PAUSE_SEC
     concurrency: int = 2
     exploits: tuple[str, ...] = tuple(EXPLOITS)
     modes: tuple[Mode, ...] = MODES
@@ -111,7 +116,30 @@ def _findings(result: TrialResult, record: ExploitRecord | None, hidden: dict[st
     error = result.error
     if error is not None and not ERROR_POLICY[error.error_class].counts_as_failure:
         findings.append(f"trial excluded from scoring ({error.error_class.value}): {error.message[:200]}")
+    if result.retries:
+        findings.append(f"trial retried {result.retries} time(s): an agent must not be able to cause a retry")
+    findings.extend(_usage_problems(result))
     return findings
+
+
+def _usage_problems(result: TrialResult) -> list[str]:
+    """Usage an exploit forged must be refused with a note and never pass as measured (class 20)."""
+    usage = result.usage
+    figures = {
+        "input_tokens": usage.input_tokens,
+        "cached_input_tokens": usage.cached_input_tokens,
+        "output_tokens": usage.output_tokens,
+        "episodes": usage.episodes,
+        "cost_usd": usage.cost_usd,
+    }
+    bad = [f"{k}={v}" for k, v in figures.items() if v is not None and not (0 <= v < float("inf"))]
+    problems = [f"usage stored unvalidated: {', '.join(bad)}"] if bad else []
+    if result.agent.name == "exploit-forged-usage":
+        if usage.source != "self-reported":
+            problems.append(f"forged usage labelled {usage.source!r}, not 'self-reported'")
+        if not usage.refused:
+            problems.append("forged usage was not refused")
+    return problems
 
 
 def evaluate(result: TrialResult, record: ExploitRecord | None, nop: float | None, hidden: dict[str, str]) -> AuditCell:
@@ -162,6 +190,7 @@ async def run_audit(
         lhtb_version=lhtb.__version__,
         budget_sec=settings.budget_sec,
         checkpoint_interval_sec=settings.checkpoint_interval_sec,
+        feedback_pause_sec=settings.feedback_pause_sec,
         jobs_dir=str(work_dir / "jobs"),
     )
     runs: list[tuple[JobRunner, list[AgentSpec], Mode]] = []
@@ -172,6 +201,7 @@ async def run_audit(
             dataset, None, agents, job_name=f"audit-{mode}-{stamp}", attempts=1,
             concurrency=settings.concurrency if index == 0 else max(1, settings.concurrency // 2),
             max_retries=0, continue_until_timeout=True, checkpoint_interval_sec=settings.checkpoint_interval_sec,
+            feedback_pause_sec=settings.feedback_pause_sec,
         )  # fmt: skip
         runs.append((JobRunner(config, work_dir / "jobs", _reporter(progress)), agents, mode))
     try:

@@ -41,6 +41,7 @@ class AuditReport(BaseModel):
     lhtb_version: str
     budget_sec: float
     checkpoint_interval_sec: float | None = None
+    feedback_pause_sec: float | None = None  # the jobs' interim feedback pause (docs/integrity.md)
     duration_sec: float = 0.0
     jobs_dir: str = ""
     cells: list[AuditCell] = Field(default_factory=list)

@@ -61,8 +61,11 @@ async def probe(task: Task, image: str, agent_name: str, work_dir: Path, *, grad
             await asyncio.wait_for(agent.run(context, task.instruction), plan.agent_timeout_sec)
         result.agent_sec = round(time.monotonic() - started, 3)
         snapshot = await grader.snapshot(agent_env, unpause=False)
-        for index in range(gradings):
-            result.verdicts.append(await grader.grade(snapshot, f"grading-{index + 1}"))
+        try:
+            for index in range(gradings):
+                result.verdicts.append(await grader.grade(snapshot, f"grading-{index + 1}"))
+        finally:
+            snapshot.close()
     except LhtbError as exc:
         result.error = f"{exc.error_class.value}: {exc}"
     finally:

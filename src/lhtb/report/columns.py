@@ -101,17 +101,48 @@ def leaderboard_columns(report: Report) -> list[Column]:
     return columns
 
 
+SELF_REPORTED_MARK = "*"
+SELF_REPORTED_NOTE = (
+    f"Usage source: a {SELF_REPORTED_MARK} after a token, episode or cost figure means some of it is "
+    "self-reported by the agent (an installed CLI's own output, which anything in its container can write), not "
+    "measured by lhtb's "
+    "model layer; the usage column counts scored trials per source. Negative, non-finite or absurd "
+    "reported figures are refused (stored as 0, cost unknown) with a note in the trial's usage.refused."
+)
+
+
+def usage_source(group: GroupMetrics) -> str:
+    """Who counted the usage of a group's scored trials: one source, or the count per source."""
+    sources = {source: n for source, n in group.usage_sources.items() if source != "none"}
+    if not sources:
+        return DASH
+    if len(sources) == 1:
+        return next(iter(sources))
+    return ", ".join(f"{n} {source}" for source, n in sources.items())
+
+
+def _usage_figure(text: Callable[[GroupMetrics], str]) -> Callable[[GroupMetrics], str]:
+    """A usage cell, marked when any of its figures is not lhtb's own measurement."""
+
+    def cell(group: GroupMetrics) -> str:
+        shown = text(group)
+        return shown + SELF_REPORTED_MARK if group.unmeasured_usage and shown != DASH else shown
+
+    return cell
+
+
 def effort_columns() -> list[Column]:
     return [
         _agent(),
-        Column("input tok", lambda g: count(g.mean_input_tokens)),
-        Column("cached tok", lambda g: count(g.mean_cached_input_tokens)),
-        Column("output tok", lambda g: count(g.mean_output_tokens)),
-        Column("episodes", lambda g: num(g.mean_episodes, 1)),
+        Column("input tok", _usage_figure(lambda g: count(g.mean_input_tokens))),
+        Column("cached tok", _usage_figure(lambda g: count(g.mean_cached_input_tokens))),
+        Column("output tok", _usage_figure(lambda g: count(g.mean_output_tokens))),
+        Column("episodes", _usage_figure(lambda g: num(g.mean_episodes, 1))),
         Column("agent min", lambda g: num(g.mean_agent_minutes, 2)),
-        Column("$ / task", lambda g: usd(g.cost_per_task)),
-        Column("$ / solved", lambda g: usd(g.cost_per_solved)),
+        Column("$ / task", _usage_figure(lambda g: usd(g.cost_per_task))),
+        Column("$ / solved", _usage_figure(lambda g: usd(g.cost_per_solved))),
         Column("unpriced", lambda g: str(g.cost_unknown_trials)),
+        Column("usage source", usage_source, numeric=False),
     ]
 
 
@@ -173,6 +204,7 @@ def notes(report: Report) -> list[str]:
         "pass@k: unbiased estimator 1 − C(n−c, k)/C(n, k) per task, averaged over tasks with ≥ k scored attempts.",
         "Ranks: #mean ranks by mean reward, #solve by solve rate; 1 = best; ties share the average rank.",
     ]
+    lines.append(SELF_REPORTED_NOTE)
     lines += [f"Failure mode {name}: {text}" for name, text in report.failure_mode_definitions.items()]
     for job in report.jobs:
         flags = f" flags: {', '.join(job.flags)}" if job.flags else ""

@@ -11,6 +11,7 @@ from lhtb.metrics.failure_modes import FailureMode
 from lhtb.metrics.models import GroupMetrics
 from lhtb.report.columns import Section, notes, sections
 from lhtb.report.models import Report
+from lhtb.textsafe import csv_cell, md_cell, one_line, plain
 
 Format = Literal["table", "md", "html", "csv", "json"]
 FORMATS: tuple[Format, ...] = ("table", "md", "html", "csv", "json")
@@ -37,40 +38,37 @@ def render_table(report: Report, *, width: int = 160) -> str:
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
-    console.print(f"{TITLE}: {', '.join(job.job_name for job in report.jobs)}")
+    # Names, categories and problems come from result files (agent-controlled): Text cells, never markup.
+    console.print(plain(f"{TITLE}: {', '.join(job.job_name for job in report.jobs)}"), highlight=False)
     for section in sections(report):
-        table = Table(title=section.title, caption=section.caption or None)
+        table = Table(title=plain(section.title), caption=plain(section.caption) if section.caption else None)
         for column in section.columns:
             justify: Literal["right", "left"] = "right" if column.numeric else "left"
-            table.add_column(column.header, justify=justify, no_wrap=column.numeric, overflow="fold")
+            table.add_column(plain(column.header), justify=justify, no_wrap=column.numeric, overflow="fold")
         for group in section.rows:
-            table.add_row(*(column.cell(group) for column in section.columns))
+            table.add_row(*(plain(column.cell(group)) for column in section.columns))
         console.print(table)
     for line in notes(report):
-        console.print(line, highlight=False, markup=False)
+        console.print(plain(line), highlight=False)
     return buffer.getvalue()
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _md_section(section: Section) -> list[str]:
-    lines = [f"## {section.title}", ""]
-    lines.append("| " + " | ".join(_md_cell(c.header) for c in section.columns) + " |")
+    lines = [f"## {md_cell(section.title)}", ""]
+    lines.append("| " + " | ".join(md_cell(c.header) for c in section.columns) + " |")
     lines.append("|" + "|".join("---:" if c.numeric else ":---" for c in section.columns) + "|")
     for group in section.rows:
-        lines.append("| " + " | ".join(_md_cell(c.cell(group)) for c in section.columns) + " |")
+        lines.append("| " + " | ".join(md_cell(c.cell(group)) for c in section.columns) + " |")
     if section.caption:
-        lines += ["", section.caption]
+        lines += ["", md_cell(section.caption)]
     return [*lines, ""]
 
 
 def render_markdown(report: Report) -> str:
-    lines = [f"# {TITLE}: {', '.join(job.job_name for job in report.jobs)}", ""]
+    lines = [f"# {md_cell(TITLE + ': ' + ', '.join(job.job_name for job in report.jobs))}", ""]
     for section in sections(report):
         lines += _md_section(section)
-    lines += ["## Notes", ""] + [f"- {_md_cell(line)}" for line in notes(report)]
+    lines += ["## Notes", ""] + [f"- {md_cell(line)}" for line in notes(report)]
     return "\n".join(lines) + "\n"
 
 
@@ -82,21 +80,24 @@ _CSS = (
 )
 
 
+def _esc(text: str) -> str:
+    """HTML text: escaped, controls (ANSI escapes) made visible, one line."""
+    return html.escape(one_line(text), quote=True)
+
+
 def _html_section(section: Section) -> list[str]:
-    out = [f"<h2>{html.escape(section.title)}</h2>", "<table>"]
+    out = [f"<h2>{_esc(section.title)}</h2>", "<table>"]
     if section.caption:
-        out.append(f"<caption>{html.escape(section.caption)}</caption>")
-    out.append("<tr>" + "".join(f"<th>{html.escape(c.header)}</th>" for c in section.columns) + "</tr>")
+        out.append(f"<caption>{_esc(section.caption)}</caption>")
+    out.append("<tr>" + "".join(f"<th>{_esc(c.header)}</th>" for c in section.columns) + "</tr>")
     for group in section.rows:
-        cells = "".join(
-            f'<td class="{"n" if c.numeric else "t"}">{html.escape(c.cell(group))}</td>' for c in section.columns
-        )
+        cells = "".join(f'<td class="{"n" if c.numeric else "t"}">{_esc(c.cell(group))}</td>' for c in section.columns)
         out.append(f"<tr>{cells}</tr>")
     return [*out, "</table>"]
 
 
 def render_html(report: Report) -> str:
-    title = html.escape(f"{TITLE}: {', '.join(job.job_name for job in report.jobs)}")
+    title = _esc(f"{TITLE}: {', '.join(job.job_name for job in report.jobs)}")
     out = [
         "<!DOCTYPE html>",
         f'<html lang="en"><head><meta charset="utf-8"><title>{title}</title><style>{_CSS}</style></head><body>',
@@ -105,7 +106,7 @@ def render_html(report: Report) -> str:
     for section in sections(report):
         out += _html_section(section)
     out.append("<h2>Notes</h2><ul>")
-    out += [f"<li>{html.escape(line)}</li>" for line in notes(report)]
+    out += [f"<li>{_esc(line)}</li>" for line in notes(report)]
     out.append("</ul></body></html>")
     return "\n".join(out) + "\n"
 
@@ -113,20 +114,25 @@ def render_html(report: Report) -> str:
 def _csv_value(value: object) -> str:
     if value is None:
         return ""
-    return repr(value) if isinstance(value, float) else str(value)
+    return repr(value) if isinstance(value, float) else csv_cell(value)
 
 
 def csv_record(scope: str, group: GroupMetrics) -> dict[str, str]:
     """One flat CSV record; floats keep full precision (repr), unknown values are empty."""
-    record = {"scope": scope, "category": group.category, "agent": group.agent, "flags": ";".join(group.flags)}
+    record = {
+        "scope": scope,
+        "category": csv_cell(group.category),
+        "agent": csv_cell(group.agent),
+        "flags": csv_cell(";".join(group.flags)),
+    }
     data = group.model_dump(exclude={"agent", "category", "flags"})
     for name, value in data.items():
         if name == "errors_by_class":
-            record["errors_by_class"] = ";".join(f"{k}={v}" for k, v in value.items())
+            record["errors_by_class"] = csv_cell(";".join(f"{k}={v}" for k, v in value.items()))
         elif isinstance(value, dict):
             prefix = {"failure_modes": "mode_"}.get(name, f"{name}_")
             for key, item in value.items():
-                record[f"{prefix}{key}"] = _csv_value(item)
+                record[csv_cell(f"{prefix}{key}")] = _csv_value(item)
         else:
             record[name] = _csv_value(value)
     return record

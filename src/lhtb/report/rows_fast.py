@@ -13,13 +13,14 @@ schema id, the error class, and every reward finite in [0, 1] (the harness never
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import ConfigDict, Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for TypedDicts before Python 3.12
 
 from lhtb.errors import ERROR_POLICY, ErrorClass
 from lhtb.metrics.rows import DIAGNOSTIC_FLAG, TrialRow, idle_at_end
+from lhtb.results.models import MAX_USAGE_COST_USD, MAX_USAGE_EPISODES, MAX_USAGE_TOKENS, Usage, UsageSource
 
 _Finite = Annotated[float, Field(allow_inf_nan=False)]
 _Reward = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
@@ -38,12 +39,38 @@ class _Error(TypedDict):
 
 
 class _Usage(TypedDict, total=False):
+    """Clean figures only; anything else (a forged negative, NaN, a string) goes through ``Usage`` itself."""
+
     __pydantic_config__ = _IGNORE  # type: ignore[misc]
-    input_tokens: int
-    cached_input_tokens: int
-    output_tokens: int
-    cost_usd: _Finite | None
-    episodes: int
+    input_tokens: Annotated[int, Field(ge=0, le=MAX_USAGE_TOKENS)]
+    cached_input_tokens: Annotated[int, Field(ge=0, le=MAX_USAGE_TOKENS)]
+    output_tokens: Annotated[int, Field(ge=0, le=MAX_USAGE_TOKENS)]
+    cost_usd: Annotated[float, Field(ge=0, le=MAX_USAGE_COST_USD, allow_inf_nan=False)] | None
+    episodes: Annotated[int, Field(ge=0, le=MAX_USAGE_EPISODES)]
+    source: UsageSource
+    refused: list[str]
+
+
+_USAGE_ADAPTER: TypeAdapter[_Usage] = TypeAdapter(_Usage)
+
+
+def _usage(raw: object) -> _Usage:
+    """The usage figures as ``Usage`` would store them: fast when clean, through its validator otherwise."""
+    if not isinstance(raw, dict):
+        return _USAGE_ADAPTER.validate_python(raw)  # raises, as TrialResult would
+    try:
+        usage = _USAGE_ADAPTER.validate_python(raw, strict=True)
+    except ValidationError:
+        return Usage.model_validate(raw).model_dump()  # type: ignore[return-value]
+    if usage.get("source", "none") == "none" and _counted(usage):
+        usage["source"] = "unknown"
+    return usage
+
+
+def _counted(usage: _Usage) -> bool:
+    figures = [usage.get(k, 0) for k in ("input_tokens", "cached_input_tokens", "output_tokens", "episodes")]
+    cost = usage.get("cost_usd", 0.0)
+    return any(figures) or bool(cost) or (cost is None and usage.get("episodes", 0) > 0)
 
 
 class _Outcome(TypedDict, total=False):
@@ -94,7 +121,7 @@ class _Result(TypedDict):
     phases: NotRequired[list[_Phase]]
     reward_curve: NotRequired[list[_Checkpoint]]
     activity: NotRequired[_Activity | None]
-    usage: NotRequired[_Usage]
+    usage: NotRequired[dict[str, Any]]
     agent_timeout_sec: NotRequired[_Finite | None]
     continue_until_timeout: NotRequired[bool]
     feedback_mode: NotRequired[Literal["binary", "diagnostic"]]
@@ -146,7 +173,7 @@ def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_cu
 
     agent = r["agent"]
     model = agent.get("model")
-    usage = r.get("usage", _EMPTY)
+    usage = _usage(r["usage"]) if "usage" in r else _EMPTY
     return TrialRow(
         r["job_name"],
         r["trial_name"],
@@ -168,6 +195,7 @@ def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_cu
         usage.get("cost_usd", 0.0),  # type: ignore[arg-type]
         usage.get("episodes", 0),  # type: ignore[arg-type]
         _curve(r, phases, agent_sec, scored) if with_curve else (),
+        usage.get("source", "none"),  # type: ignore[arg-type]
     )
 
 

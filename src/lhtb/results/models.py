@@ -95,14 +95,97 @@ class ErrorInfo(_Strict):
     retryable: bool = False
 
 
-class Usage(_Strict):
-    """Tokens and cost summed over a phase or a whole trial; ``cost_usd`` is None when a price is unknown."""
+UsageSource = Literal["none", "measured", "self-reported", "mixed", "unknown"]
+# Beyond these a figure is not a count but a forgery (or a bug): refused like a negative one.
+MAX_USAGE_TOKENS = 10**12
+MAX_USAGE_EPISODES = 10**7
+MAX_USAGE_COST_USD = 10**7
+MAX_USAGE_NOTES = 20
+_USAGE_COUNTS = {
+    "input_tokens": MAX_USAGE_TOKENS,
+    "cached_input_tokens": MAX_USAGE_TOKENS,
+    "output_tokens": MAX_USAGE_TOKENS,
+    "episodes": MAX_USAGE_EPISODES,
+}
 
-    input_tokens: int = 0
-    cached_input_tokens: int = 0
-    output_tokens: int = 0
-    cost_usd: float | None = 0.0
-    episodes: int = 0
+
+def _refusal(name: str, value: object, limit: float, *, integral: bool) -> str | None:
+    """Why ``value`` is not an acceptable usage figure, or None when it is."""
+    shown = repr(value)[:60]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"{name}={shown} is not a number"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{name}={shown} is not finite"
+    if value < 0:
+        return f"{name}={shown} is negative"
+    if value > limit:
+        return f"{name}={shown} exceeds {limit:g}"
+    if integral and isinstance(value, float) and not value.is_integer():
+        return f"{name}={shown} is not a whole number"
+    return None
+
+
+class Usage(_Strict):
+    """Tokens and cost summed over a phase or a whole trial; ``cost_usd`` is None when a price is unknown.
+
+    ``source`` says who counted: ``measured`` by lhtb's model layer (terminus' litellm calls), ``self-reported``
+    by the agent's own output (an installed CLI's stdout or trajectory file: anything in the container can write
+    it), ``mixed`` when a sum holds both, ``none`` when nothing was counted, ``unknown`` for figures of a result
+    file written before sources were recorded. Figures that are negative, non-finite, not numbers or absurdly
+    large are refused, never stored: the field is set to 0 (the cost to None, unknown) and ``refused`` says why.
+    Refusal never raises, so a forged usage line cannot turn a trial into a harness error.
+    """
+
+    input_tokens: int = Field(default=0, ge=0, le=MAX_USAGE_TOKENS)
+    cached_input_tokens: int = Field(default=0, ge=0, le=MAX_USAGE_TOKENS)
+    output_tokens: int = Field(default=0, ge=0, le=MAX_USAGE_TOKENS)
+    cost_usd: float | None = Field(default=0.0, ge=0, le=MAX_USAGE_COST_USD, allow_inf_nan=False)
+    episodes: int = Field(default=0, ge=0, le=MAX_USAGE_EPISODES)
+    source: UsageSource = "none"
+    refused: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_forged(cls, data: object) -> object:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        earlier = data.get("refused") or []
+        notes = [str(note) for note in earlier] if isinstance(earlier, list) else [str(earlier)]
+        for name, limit in _USAGE_COUNTS.items():
+            if name in data and (why := _refusal(name, data[name], limit, integral=True)) is not None:
+                notes.append(why)
+                data[name] = 0
+            elif isinstance(data.get(name), float):
+                data[name] = int(data[name])
+        cost = data.get("cost_usd")
+        if cost is not None and (why := _refusal("cost_usd", cost, MAX_USAGE_COST_USD, integral=False)) is not None:
+            notes.append(why)
+            data["cost_usd"] = None
+        if notes:
+            data["refused"] = [str(note)[:200] for note in notes][:MAX_USAGE_NOTES]
+        return data
+
+    @model_validator(mode="after")
+    def _label_unlabelled(self) -> Usage:
+        if self.source == "none" and self.counted:  # an older result file, or a producer that did not say
+            self.source = "unknown"
+        return self
+
+    @property
+    def counted(self) -> bool:
+        """True when any figure is non-zero (an unknown cost counts: something was spent)."""
+        figures = (self.input_tokens, self.cached_input_tokens, self.output_tokens, self.episodes)
+        return any(figures) or bool(self.cost_usd) or (self.cost_usd is None and self.episodes > 0)
+
+    @classmethod
+    def reported(cls, source: UsageSource = "self-reported", **figures: object) -> Usage:
+        """Usage from figures as an agent reported them (any type): bad ones are refused with a note."""
+        return cls.model_validate(figures).labelled(source)
+
+    def labelled(self, source: UsageSource) -> Usage:
+        """This usage attributed to ``source`` (kept ``none`` when nothing was counted)."""
+        return self.model_copy(update={"source": source if self.counted or self.refused else "none"})
 
     def plus(self, other: Usage) -> Usage:
         cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
@@ -112,7 +195,17 @@ class Usage(_Strict):
             output_tokens=self.output_tokens + other.output_tokens,
             cost_usd=cost,
             episodes=self.episodes + other.episodes,
+            source=_combined_source(self, other),
+            refused=(self.refused + other.refused)[:MAX_USAGE_NOTES],
         )
+
+
+def _combined_source(first: Usage, second: Usage) -> UsageSource:
+    if first.source == "none":
+        return second.source
+    if second.source == "none" or first.source == second.source:
+        return first.source
+    return "mixed"
 
 
 class AgentOutcome(_Strict):
@@ -157,6 +250,11 @@ class PhaseRecord(_Strict):
     usage: Usage = Field(default_factory=Usage)
     resumed_with: str | None = None  # the exact message that started this phase (None for the first)
     mode: Literal["initial", "same-conversation", "restart"] = "initial"
+    # The interim verification that ended this phase: how long grading took (host clock) and the fixed pause the
+    # agent waited; a verification longer than the pause is told to the agent as not passed (``late``).
+    verification_sec: float | None = None
+    feedback_pause_sec: float | None = None
+    late: bool = False
 
 
 class ActivityRecord(_Strict):
@@ -251,6 +349,9 @@ class JobConfig(_Strict):
     continue_until_timeout: bool | None = None
     pass_threshold: float | None = Field(default=None, ge=0, le=1)
     checkpoint_interval_sec: float | None = Field(default=None, gt=0)
+    # The agent is resumed exactly this long after an interim verification stopped it (None: the task's verifier
+    # timeout plus FEEDBACK_ALLOWANCE_SEC), so the resume time carries nothing but the one pass/fail bit.
+    feedback_pause_sec: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     feedback_mode: Literal["binary", "diagnostic"] = "binary"
     lhtb_version: str
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 import traceback
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
@@ -14,16 +15,26 @@ from typing import Any, Literal, cast
 
 from lhtb.agents.base import Agent, AgentContext, ResumableAgent
 from lhtb.environments.docker_env import DockerEnvironment
-from lhtb.errors import AgentError, LhtbError
+from lhtb.errors import AgentError, ErrorClass, LhtbError
 from lhtb.fs import write_text_atomic
-from lhtb.results.models import AgentOutcome, CheckpointRecord, PhaseRecord, Usage, VerifierOutcome
+from lhtb.results.models import AgentOutcome, CheckpointRecord, ErrorInfo, PhaseRecord, Usage, VerifierOutcome
 from lhtb.trial.activity import ActivityMonitor
 from lhtb.trial.clock import AgentClock
 from lhtb.trial.feedback import diagnostic, rejection
 from lhtb.trial.grader import Grader
+from lhtb.verifier.runner import ArtifactSnapshot
 
 DEFAULT_CHECKPOINT_INTERVAL_SEC = 1800.0
 MIN_RESUME_SEC = 1.0  # not worth resuming an agent with less agent time left than this
+# Added to the verifier timeout for the default feedback pause: snapshot, upload and reward parsing.
+FEEDBACK_ALLOWANCE_SEC = 15.0
+
+
+def default_feedback_pause(verifier_timeout_sec: float) -> float:
+    """``LHTB_FEEDBACK_PAUSE_SEC`` when set (tests), else the verifier timeout plus the allowance: grading cannot
+    take longer, so the default never cuts an interim verification short."""
+    override = os.environ.get("LHTB_FEEDBACK_PAUSE_SEC")
+    return float(override) if override else verifier_timeout_sec + FEEDBACK_ALLOWANCE_SEC
 
 
 def supports_resume(agent: Agent) -> bool:
@@ -40,6 +51,8 @@ class LoopSettings:
     pass_threshold: float = 1.0
     feedback_mode: Literal["binary", "diagnostic"] = "binary"
     checkpoint_interval_sec: float | None = None  # None: no checkpoints
+    # Wall seconds from an interim verification's start to the agent's resumption, whatever grading took.
+    feedback_pause_sec: float = default_feedback_pause(60.0)
 
 
 @dataclass
@@ -54,7 +67,7 @@ class AgentLoop:
     phases: list[PhaseRecord] = field(default_factory=list)
     reward_curve: list[CheckpointRecord] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
-    _checkpoints: list[asyncio.Task[None]] = field(default_factory=list)
+    _checkpoints: list[tuple[float, int, ArtifactSnapshot]] = field(default_factory=list)  # graded after the end
     _next_checkpoint_at: float = 0.0
 
     def __post_init__(self) -> None:
@@ -63,27 +76,47 @@ class AgentLoop:
     async def run(self, instruction: str) -> AgentOutcome:
         """All agent phases; returns the last phase's outcome. Interim verdicts are recorded on the phases."""
         message: str | None = None
+        while True:
+            record = PhaseRecord(index=len(self.phases), started_at=datetime.now(UTC), resumed_with=message)
+            record.mode = "initial" if message is None else self._resume_mode()
+            self.phases.append(record)
+            used_before = self.clock.used
+            outcome = await self._phase(self._phase_coro(instruction, message))
+            record.finished_at = datetime.now(UTC)
+            record.stop_reason = outcome.stop_reason
+            record.agent_sec = round(self.clock.used - used_before, 3)
+            record.usage = outcome.usage
+            self.usage = self.usage.plus(outcome.usage)
+            if not self._should_verify(outcome):
+                return outcome
+            started = time.monotonic()
+            verdict = await self._interim(record, f"interim-{len(self.phases)}")
+            record.verification_sec = round(time.monotonic() - started, 3)
+            if verdict.reward is not None and verdict.reward >= self.settings.pass_threshold:
+                await self.grader.release(self.agent_env)
+                return outcome
+            message = self._feedback(verdict)
+            await self._resume_after(started)
+
+    async def _interim(self, record: PhaseRecord, phase: str) -> VerifierOutcome:
+        """An interim verification cut off at the feedback pause: one that has not finished by then is not
+        passed (and the agent is still resumed on time, so its run time cannot show through)."""
+        pause = record.feedback_pause_sec = self.settings.feedback_pause_sec
         try:
-            while True:
-                record = PhaseRecord(index=len(self.phases), started_at=datetime.now(UTC), resumed_with=message)
-                record.mode = "initial" if message is None else self._resume_mode()
-                self.phases.append(record)
-                used_before = self.clock.used
-                outcome = await self._phase(self._phase_coro(instruction, message))
-                record.finished_at = datetime.now(UTC)
-                record.stop_reason = outcome.stop_reason
-                record.agent_sec = round(self.clock.used - used_before, 3)
-                record.usage = outcome.usage
-                self.usage = self.usage.plus(outcome.usage)
-                if not self._should_verify(outcome):
-                    return outcome
-                verdict = await self.grader.verify(self.agent_env, f"interim-{len(self.phases)}", unpause=True)
-                record.reward = verdict.reward
-                if verdict.reward is not None and verdict.reward >= self.settings.pass_threshold:
-                    return outcome
-                message = self._feedback(verdict)
-        finally:
-            await self._finish_checkpoints()
+            verdict = await asyncio.wait_for(self.grader.verify(self.agent_env, phase), pause)
+        except TimeoutError:
+            record.late = True
+            message = f"interim verification did not finish within the feedback pause of {pause:g} s"
+            error = ErrorInfo(error_class=ErrorClass.VERIFIER_TIMEOUT, message=message)
+            verdict = VerifierOutcome(phase=phase, reward=None, error=error)
+        record.reward = verdict.reward
+        return verdict
+
+    async def _resume_after(self, started: float) -> None:
+        """Resume the agent exactly ``feedback_pause_sec`` after ``started``: when it wakes up must not tell it
+        how long grading its work on hidden cases took (a timing side channel, docs/integrity.md)."""
+        await asyncio.sleep(max(0.0, started + self.settings.feedback_pause_sec - time.monotonic()))
+        await self.grader.release(self.agent_env)
 
     def _should_verify(self, outcome: AgentOutcome) -> bool:
         return (
@@ -155,24 +188,23 @@ class AgentLoop:
         )
 
     async def _checkpoint(self) -> None:
-        """Brief freeze to snapshot the artifacts; grading runs in parallel while the agent goes on."""
+        """Brief freeze to snapshot the artifacts, graded only once the agent has stopped for good: grading
+        alongside a running agent would let it read hidden cases through CPU contention."""
         agent_sec = round(self.clock.used, 3)
         index = len(self.reward_curve) + len(self._checkpoints) + 1
         interval = self.settings.checkpoint_interval_sec or float("inf")
         self._next_checkpoint_at += interval
-        if self.grader.shared:  # live state: the agent stays stopped (clock too) while it is graded
+        if self.grader.shared:  # live state: graded with the agent stopped, resumed after the fixed pause
+            started = time.monotonic()
             self._record_checkpoint(agent_sec, await self.grader.grade_live(self.agent_env, f"checkpoint-{index}"))
+            await self._resume_after(started)
             if self.activity is not None:  # the verifier ran in the agent's container: its CPU is not the agent's
                 self.activity.rebase()
             self.clock.start()
             return
         snapshot = await self.grader.snapshot(self.agent_env, unpause=True)
         self.clock.start()
-
-        async def grade() -> None:
-            self._record_checkpoint(agent_sec, await self.grader.grade(snapshot, f"checkpoint-{index}"))
-
-        self._checkpoints.append(asyncio.ensure_future(grade()))
+        self._checkpoints.append((agent_sec, index, snapshot))
 
     def _record_checkpoint(self, agent_sec: float, verdict: VerifierOutcome) -> None:
         self.reward_curve.append(
@@ -184,6 +216,13 @@ class AgentLoop:
             )
         )
 
-    async def _finish_checkpoints(self) -> None:
-        await asyncio.gather(*self._checkpoints, return_exceptions=True)
+    async def grade_checkpoints(self) -> None:
+        """Grade the checkpoint snapshots; call it only when the agent can no longer run (after the final
+        verification froze it)."""
+        pending, self._checkpoints = self._checkpoints, []
+        for agent_sec, index, snapshot in pending:
+            try:
+                self._record_checkpoint(agent_sec, await self.grader.grade(snapshot, f"checkpoint-{index}"))
+            finally:
+                snapshot.close()
         self.reward_curve.sort(key=lambda point: point.agent_sec)

@@ -14,7 +14,7 @@ from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
 from lhtb.trial.clock import AgentClock
 from lhtb.verifier.runner import ArtifactSnapshot, install_tests, run_verifier, snapshot_artifacts, verifier_spec
-from lhtb.verifier.shared import run_shared_verifier
+from lhtb.verifier.shared import continue_processes, run_shared_verifier
 
 
 @dataclass
@@ -28,6 +28,8 @@ class Grader:
     keep_warm: bool = False  # more than one verification is likely (continue-until-timeout, checkpoints)
     _warm: asyncio.Future[DockerEnvironment] | None = None
     _removals: list[asyncio.Future[None]] = field(default_factory=list)
+    _stopped: list[str] = field(default_factory=list)  # shared mode: PIDs stopped by the last verification
+    _frozen: bool = False  # separate mode: the agent container is paused
 
     @property
     def shared(self) -> bool:
@@ -58,11 +60,12 @@ class Grader:
         """Freeze the agent (its clock stops), copy the artifacts out, and unpause only after the copy."""
         self.clock.stop()
         await _freeze(agent_env)
+        self._frozen = True
         try:
             return await snapshot_artifacts(agent_env, self.task)
         finally:
             if unpause:
-                await agent_env.unpause()
+                await self._unfreeze(agent_env)
 
     async def grade(self, snapshot: ArtifactSnapshot, phase: str) -> VerifierOutcome:
         env = await self._take()
@@ -72,17 +75,42 @@ class Grader:
             self._removals.append(asyncio.ensure_future(env.stop()))
 
     async def grade_live(self, agent_env: DockerEnvironment, phase: str) -> VerifierOutcome:
-        """Shared mode: every agent process is stopped while the verifier runs inside its container."""
+        """Shared mode: every agent process is stopped while the verifier runs inside its container; they stay
+        stopped until :meth:`release`."""
         self.clock.stop()
-        return await run_shared_verifier(self.task, agent_env, self.trial_dir / "verifier" / phase, phase=phase)
+        outcome, self._stopped = await run_shared_verifier(
+            self.task, agent_env, self.trial_dir / "verifier" / phase, phase=phase
+        )
+        return outcome
 
-    async def verify(self, agent_env: DockerEnvironment, phase: str, *, unpause: bool) -> VerifierOutcome:
+    async def verify(self, agent_env: DockerEnvironment, phase: str) -> VerifierOutcome:
+        """Grade the agent's work; the agent stays stopped (frozen, or its processes SIGSTOPped in shared mode)
+        until :meth:`release`, so nothing of it runs while hidden cases are graded."""
         if self.shared:
-            outcome = await self.grade_live(agent_env, phase)
-            if not unpause:
-                await _freeze(agent_env)
-            return outcome
-        return await self.grade(await self.snapshot(agent_env, unpause=unpause), phase)
+            return await self.grade_live(agent_env, phase)
+        snapshot = await self.snapshot(agent_env, unpause=False)
+        try:
+            return await self.grade(snapshot, phase)
+        finally:
+            snapshot.close()
+
+    async def release(self, agent_env: DockerEnvironment) -> None:
+        """Let the agent run again after :meth:`verify`."""
+        if self.shared:
+            stopped, self._stopped = self._stopped, []
+            await continue_processes(agent_env, stopped)
+        else:
+            await self._unfreeze(agent_env)
+
+    async def _unfreeze(self, agent_env: DockerEnvironment) -> None:
+        if self._frozen:
+            self._frozen = False
+            await agent_env.unpause()
+
+    async def hold(self, agent_env: DockerEnvironment) -> None:
+        """After the final verification: the agent never runs again (shared mode: freeze its container too)."""
+        if self.shared:
+            await _freeze(agent_env)
 
     async def close(self) -> None:
         """Remove the warm container (if unused) and wait for every removal."""

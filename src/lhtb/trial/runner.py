@@ -31,6 +31,7 @@ from lhtb.trial.agent_loop import AgentLoop, LoopSettings
 from lhtb.trial.background import Background
 from lhtb.trial.clock import AgentClock
 from lhtb.trial.grader import Grader
+from lhtb.verifier.runner import check_verifier_user
 
 T = TypeVar("T")
 PhaseCallback = Callable[[str, str], None]  # (trial_name, phase)
@@ -99,6 +100,7 @@ def agent_spec_for(
         network=env.effective_network,
         env=dict(env.env),
         mounts=mounts,
+        user=task.config.agent.user,  # the agent's commands run as this user; harness steps ask for root
     )
 
 
@@ -140,6 +142,8 @@ async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
     # The first verifier container starts beside the agent's, so its start is off the critical path.
     state.grader.warm_up()
     await state.agent_env.start()
+    # A [verifier] user missing from the image is the task's error: found now, not after the agent's whole run.
+    await check_verifier_user(state.agent_env, plan.task)
     if state.bridge is not None:
         started = await state.agent_env.exec(state.bridge.forwarder_command, user="root", timeout_sec=30)
         if started.exit_code != 0:
@@ -170,9 +174,12 @@ async def _run_agent(state: _State) -> None:
 async def _final_verification(state: _State) -> VerifierOutcome:
     assert state.agent_env is not None and state.grader is not None
     started = time.monotonic()
-    outcome = await state.grader.verify(state.agent_env, "final", unpause=False)
+    outcome = await state.grader.verify(state.agent_env, "final")
+    await state.grader.hold(state.agent_env)
     state.remove_later(state.agent_env)
     state.timings.verifier = round(time.monotonic() - started, 3)
+    if state.loop is not None:  # the agent is frozen for good: its checkpoints can be graded now
+        await state.loop.grade_checkpoints()
     return outcome
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 import re
+import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -22,6 +24,7 @@ from lhtb.results.models import REWARD_SCHEMA, RewardFile, Subtask
 REWARD_JSON = "reward.json"
 REWARD_TXT = "reward.txt"
 MAX_REWARD_FILE_BYTES = 5 * 1024 * 1024
+MAX_LISTED = 10  # entries of the output directory named when no reward file is found
 RewardSource = Literal["lhtb.reward/1", "harbor-json", "harbor-txt"]
 # A plain decimal number; float() alone would also take "nan", "inf" and "1_0".
 _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -34,25 +37,105 @@ class ParsedReward:
     source: RewardSource
 
 
-def parse_reward_dir(output_dir: Path) -> ParsedReward:
-    """The reward in ``output_dir``; ``reward.json`` wins over ``reward.txt`` when both exist."""
-    json_path, txt_path = output_dir / REWARD_JSON, output_dir / REWARD_TXT
-    if json_path.exists() or json_path.is_symlink():
-        return _parse_json(json_path)
-    if txt_path.exists() or txt_path.is_symlink():
-        return _parse_txt(txt_path)
+def parse_reward_dir(output_dir: Path, *, shown_as: str | None = None, refused: Sequence[str] = ()) -> ParsedReward:
+    """The reward in ``output_dir``; ``reward.json`` wins over ``reward.txt`` when both exist.
+
+    ``shown_as`` names the directory in messages (the verifier's ``/logs/verifier`` rather than the host copy);
+    ``refused`` lists what collecting the output dropped, as ``name: reason`` lines (``tarsafe``'s form), so a
+    reward file refused on the way out is reported as what it was, not as missing.
+    """
+    shown = shown_as or str(output_dir)
+    refusals = {name: reason for name, _, reason in (line.partition(": ") for line in refused)}
+    for name in (REWARD_JSON, REWARD_TXT):
+        path = output_dir / name
+        if name in refusals:
+            raise VerifierError(_refused_message(f"{shown.rstrip('/')}/{name}", refusals[name]))
+        if path.exists() or path.is_symlink():
+            return _parse_json(path) if name == REWARD_JSON else _parse_txt(path)
     raise VerifierError(
-        f"{output_dir}: the verifier wrote neither {REWARD_JSON} nor {REWARD_TXT}; "
-        "it must write one (lhtb.grading's Scorecard.write() does)"
+        f"{shown}: the verifier wrote neither {REWARD_JSON} nor {REWARD_TXT}; "
+        "it must write one (lhtb.grading's Scorecard.write() does)" + _what_was_found(output_dir, refused)
     )
+
+
+def _refused_message(where: str, reason: str) -> str:
+    for pattern, phrase in _REFUSAL_PHRASES:
+        if matched := pattern.fullmatch(reason):
+            return f"{where} {phrase.format(*matched.groups())} (refused: reward files must be regular files)"
+    return f"{where} was refused when the verifier output was collected: {reason}"
+
+
+# tarsafe's reasons for dropping a member, said as what the reward file was.
+_REFUSAL_PHRASES = [
+    (re.compile(r"symlink to absolute path (.*)"), "is a symlink to {}"),
+    (re.compile(r"symlink escaping the root \((.*)\)"), "is a symlink to {}, outside the output directory"),
+    (re.compile(r"hard link outside the root \((.*)\)"), "is a hard link to {}"),
+    (re.compile(r"special file \((.*)\)"), "is a special file ({}), not a regular file"),
+]
+
+
+def _what_was_found(output_dir: Path, refused: Sequence[str]) -> str:
+    """What the directory held instead (bounded), with a hint for a near miss such as ``'reward.txt\\r'``."""
+    try:
+        entries = sorted(output_dir.iterdir())[: MAX_LISTED + 1] if output_dir.is_dir() else []
+    except OSError:
+        entries = []
+    hints = []
+    for entry in entries:
+        if entry.name.rstrip("\r") in (REWARD_JSON, REWARD_TXT) and entry.name.endswith("\r"):
+            hints.append(f"found {entry.name!r}: a CRLF line ending in test.sh? (run dos2unix on it)")
+        elif entry.name.strip().casefold() in (REWARD_JSON, REWARD_TXT):
+            hints.append(f"found {entry.name!r}: the name must be exactly {entry.name.strip().lower()}")
+    if entries:
+        listed = ", ".join(_shown_name(e) for e in entries[:MAX_LISTED])
+        more = " and more" if len(entries) > MAX_LISTED else ""
+        held = f"the directory held: {listed}{more}"
+    else:
+        held = "the directory was empty"
+    if refused:
+        listed = "; ".join(_shown(line) for line in refused[:MAX_LISTED])
+        held += f"; refused when collected: {listed}" + (" and more" if len(refused) > MAX_LISTED else "")
+    return "; " + "; ".join([*hints, held])
+
+
+def _shown_name(entry: Path) -> str:
+    """A name as data (quoted when odd), with the kind of anything but a regular file."""
+    name = entry.name if entry.name.isprintable() and entry.name.strip() == entry.name else repr(entry.name)
+    kind = _file_kind(entry)
+    return _shown(name if kind == "regular file" else f"{name} ({kind})")
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _file_kind(path: Path) -> str:
+    try:
+        mode = path.lstat().st_mode
+    except OSError:
+        return "unreadable"
+    kinds = [
+        (stat.S_ISREG, "regular file"),
+        (stat.S_ISLNK, "symlink"),
+        (stat.S_ISDIR, "directory"),
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISSOCK, "socket"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+    ]
+    return next((kind for test, kind in kinds if test(mode)), "special file")
 
 
 def _read_text(path: Path) -> str:
     """The file's text, refusing links, non-files, files over the size limit, non-UTF-8 and empty files."""
     if path.is_symlink():
-        raise VerifierError(f"{path.name}: is a symlink; the verifier must write a regular file")
+        target = _shown(repr(str(path.readlink())))
+        raise VerifierError(f"{path.name}: is a symlink to {target} (refused: reward files must be regular files)")
     if not path.is_file():
-        raise VerifierError(f"{path.name}: is not a regular file")
+        kind = _file_kind(path)
+        raise VerifierError(
+            f"{path.name}: is not a regular file but a {kind} (refused: reward files must be regular files)"
+        )
     try:
         with path.open("rb") as handle:
             data = handle.read(MAX_REWARD_FILE_BYTES + 1)

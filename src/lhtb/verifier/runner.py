@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import posixpath
+import re
 import shlex
 import tarfile
 import time
@@ -21,8 +22,17 @@ from pathlib import Path
 import lhtb
 from lhtb.environments.base import ExecResult
 from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment
-from lhtb.environments.tarsafe import safe_extract
-from lhtb.errors import ErrorClass, LhtbError, VerifierError, VerifierTimeoutError
+from lhtb.environments.tarsafe import MAX_ARTIFACT_BYTES, SanitizedArchive, safe_extract
+from lhtb.errors import (
+    ArchiveRefusedError,
+    ArtifactsRefusedError,
+    ErrorClass,
+    LhtbError,
+    TaskInvalidError,
+    UnsafeArchiveError,
+    VerifierError,
+    VerifierTimeoutError,
+)
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import ErrorInfo, VerifierOutcome
 from lhtb.tasks.loader import Task
@@ -31,6 +41,10 @@ RunTests = Callable[[], Awaitable[ExecResult]]  # runs test.sh and leaves its ou
 TESTS_MOUNT = "/tests"
 OUTPUT_DIR = "/logs/verifier"
 SDK_MOUNT = "/opt/lhtb/sdk"
+# Members of the verifier's output that collecting it dropped (links, fifos), beside output/ in the phase dir.
+REFUSED_OUTPUT = "refused-output.txt"
+# What the engine prints (exit 126) when an exec's user or group is not in the container's passwd/group files.
+_NO_SUCH_USER = re.compile(r"unable to find (?:user|group) [^\n]*?: no matching entries in (?:passwd|group) file")
 # Set for every verifier run: artifacts cannot change the interpreter's search path or write caches.
 TRUSTED_PYTHON_ENV = {
     "PYTHONPATH": SDK_MOUNT,
@@ -44,23 +58,42 @@ TRUSTED_PYTHON_ENV = {
 
 @dataclass
 class ArtifactSnapshot:
-    """Sanitized tars of the declared artifact paths, keyed by container path (None: path absent)."""
+    """Sanitized tars of the declared artifact paths, keyed by container path (None: path absent).
 
-    tars: dict[str, bytes | None]
+    ``fault`` is set when the artifacts cannot be graded at all (over the limits, not archivable): the
+    agent's doing, so the verification is recorded as ``artifacts_refused`` (reward 0), never retried.
+    """
+
+    tars: dict[str, SanitizedArchive | None]
     refused: list[str]
+    fault: str | None = None
+
+    def close(self) -> None:
+        for archive in self.tars.values():
+            if archive is not None:
+                archive.close()
 
 
-async def snapshot_artifacts(agent_env: DockerEnvironment, task: Task) -> ArtifactSnapshot:
-    tars: dict[str, bytes | None] = {}
-    refused: list[str] = []
+async def snapshot_artifacts(
+    agent_env: DockerEnvironment, task: Task, *, max_bytes: int = MAX_ARTIFACT_BYTES
+) -> ArtifactSnapshot:
+    """Stream every artifact path out of the (paused) agent container; ``max_bytes`` bounds them together."""
+    snapshot = ArtifactSnapshot(tars={}, refused=[])
+    budget = max_bytes
     for path in task.config.artifact_paths:
-        sanitized = await agent_env.download_sanitized(path)
+        try:
+            sanitized = await agent_env.download_sanitized(path, max_bytes=budget)
+        except ArtifactsRefusedError as exc:
+            snapshot.fault = f"{path}: {exc}"
+            break
+        snapshot.tars[path] = sanitized
         if sanitized is None:
-            tars[path] = None
             continue
-        tars[path] = sanitized.data
-        refused.extend(f"{path}: {item}" for item in sanitized.refused)
-    return ArtifactSnapshot(tars=tars, refused=refused)
+        budget -= sanitized.size
+        snapshot.refused.extend(f"{path}: {item}" for item in sanitized.refused)
+        if sanitized.n_refused > len(sanitized.refused):
+            snapshot.refused.append(f"{path}: ... and {sanitized.n_refused - len(sanitized.refused)} more")
+    return snapshot
 
 
 def sdk_host_dir() -> Path:
@@ -112,7 +145,44 @@ def tests_archive(task: Task) -> bytes:
 
 
 async def install_tests(verifier_env: DockerEnvironment, task: Task) -> None:
+    """Copy ``tests/`` in and check ``[verifier] user``, both before any artifact is installed.
+
+    A non-root verifier user gets ``tests/`` as its own (still mode 0700): root-only tests would leave its
+    ``bash /tests/test.sh`` with "Permission denied".
+    """
     await verifier_env.upload_tar(tests_archive(task), "/", make_dest=False)
+    await check_verifier_user(verifier_env, task)
+    user = task.config.verifier.user
+    if user and user.split(":")[0] not in ("root", "0"):
+        owned = await verifier_env.exec(f"chown -R -- {shlex.quote(user)} {TESTS_MOUNT}", user="root", timeout_sec=120)
+        if owned.exit_code != 0:
+            raise LhtbError(f"could not give {TESTS_MOUNT} to [verifier] user {user!r}: {owned.stderr.strip()[:300]}")
+
+
+async def check_verifier_user(env: DockerEnvironment, task: Task) -> None:
+    """:class:`TaskInvalidError` when ``[verifier] user`` does not exist in ``env``.
+
+    Only meaningful on a container of the clean image that no agent work has touched yet: there a missing user
+    is the task's own error. Costs one exec, and none when the task leaves the user unset.
+    """
+    user = task.config.verifier.user
+    if not user:
+        return
+    result = await env.exec("true", user=user, timeout_sec=60)
+    missing = _missing_user(result)
+    if missing is not None:
+        raise TaskInvalidError(
+            f"{task.path / 'task.toml'}: [verifier] user {user!r} does not exist in the image built from "
+            f"environment/Dockerfile ({missing}); create it there (e.g. RUN useradd) or change [verifier] user"
+        )
+
+
+def _missing_user(result: ExecResult) -> str | None:
+    """The engine's "unable to find user" message when an exec could not start for want of its user."""
+    if result.exit_code != 126:
+        return None
+    found = _NO_SUCH_USER.search(result.stdout + result.stderr)
+    return found.group(0) if found else None
 
 
 async def install_artifacts(
@@ -128,21 +198,40 @@ async def install_artifacts(
     result = await verifier_env.exec(" && ".join(commands), user="root", timeout_sec=120)
     if result.exit_code != 0:
         raise LhtbError(f"could not prepare the verifier container: {result.stderr.strip()[:500]}")
-    for path, data in snapshot.tars.items():
-        if data is not None:
-            parent = posixpath.dirname(path.rstrip("/")) or "/"
-            await verifier_env.upload_tar(data, parent, make_dest=False)
+    for path, archive in snapshot.tars.items():
+        if archive is None:
+            continue
+        parent = posixpath.dirname(path.rstrip("/")) or "/"
+        try:
+            await verifier_env.upload_tar(archive, parent, make_dest=False)
+        except ArchiveRefusedError as exc:
+            # The archive is sanitized, so what the engine refuses is the agent's content (names, sizes).
+            raise ArtifactsRefusedError(f"the verifier container refused the artifacts of {path}: {exc}") from exc
 
 
 async def collect_output(env: DockerEnvironment, output_path: str, phase_dir: Path) -> None:
     """Download the verifier's output directory into ``phase_dir/output`` (safe extraction)."""
-    sanitized = await env.download_sanitized(output_path)
+    try:
+        sanitized = await env.download_sanitized(output_path)
+    except UnsafeArchiveError as exc:  # the verifier's own output: its fault, never the harness's
+        raise VerifierError(f"the verifier output {output_path} could not be collected: {exc}") from exc
     target = phase_dir / "output"
+    (phase_dir / REFUSED_OUTPUT).unlink(missing_ok=True)
+    if sanitized is not None and sanitized.refused:
+        # Kept so the reward parser can say a reward file was a link or a fifo rather than that it was missing.
+        root = posixpath.basename(output_path.rstrip("/")) + "/"
+        refused = [line.removeprefix(root) for line in sanitized.refused]
+        if sanitized.n_refused > len(sanitized.refused):
+            refused.append(f"... and {sanitized.n_refused - len(sanitized.refused)} more")
+        write_text_atomic(phase_dir / REFUSED_OUTPUT, "\n".join(refused) + "\n")
     if sanitized is None:
         target.mkdir(parents=True, exist_ok=True)
         return
     staging = phase_dir / ".output-download"
-    await asyncio.to_thread(safe_extract, sanitized.data, staging)
+    try:
+        await asyncio.to_thread(safe_extract, sanitized, staging)
+    finally:
+        sanitized.close()
     extracted = staging / posixpath.basename(output_path.rstrip("/"))
     if extracted.is_dir():
         extracted.rename(target)
@@ -176,7 +265,17 @@ async def grade_outcome(
         outcome.exit_code = result.exit_code
         if result.timed_out:
             raise VerifierTimeoutError(f"tests/test.sh exceeded the verifier timeout of {timeout:.0f} s")
-        parsed = await asyncio.to_thread(parse_reward_dir, phase_dir / "output")
+        missing_user = _missing_user(result)
+        if missing_user is not None:
+            # Seen only after the agent's work is in place (shared mode, or artifacts under /etc), so the agent may
+            # have caused it: counted as a verifier error. A clean image without the user is caught by
+            # check_verifier_user as task_invalid before this.
+            raise VerifierError(
+                f"tests/test.sh could not start as [verifier] user {task.config.verifier.user!r}: {missing_user}"
+            )
+        refused_file = phase_dir / REFUSED_OUTPUT
+        refused = refused_file.read_text(encoding="utf-8").splitlines() if refused_file.is_file() else []
+        parsed = await asyncio.to_thread(parse_reward_dir, phase_dir / "output", shown_as=OUTPUT_DIR, refused=refused)
         outcome.reward = parsed.reward
         outcome.subtasks = list(parsed.subtasks)
         outcome.source = parsed.source
@@ -184,6 +283,11 @@ async def grade_outcome(
         exit_note = "" if outcome.exit_code in (0, None) else f" (test.sh exited {outcome.exit_code})"
         outcome.error = ErrorInfo(error_class=exc.error_class, message=f"{exc}{exit_note}")
         outcome.reward = None
+    except ArtifactsRefusedError as exc:
+        outcome.error = ErrorInfo(error_class=exc.error_class, message=str(exc))
+        outcome.reward = None
+    except TaskInvalidError:
+        raise  # the task's own error ends the trial as task_invalid, never retried as a harness error
     except LhtbError as exc:
         outcome.error = ErrorInfo(error_class=ErrorClass.HARNESS_ERROR, message=str(exc), retryable=True)
         outcome.reward = None
@@ -199,10 +303,17 @@ async def run_verifier(
     *,
     phase: str = "final",
 ) -> VerifierOutcome:
-    """Separate mode: install the artifacts, run tests/test.sh under the verifier timeout, parse the reward."""
+    """Separate mode: install the artifacts, run tests/test.sh under the verifier timeout, parse the reward.
+
+    ``snapshot`` stays open (it may be graded again); whoever took it closes it."""
     phase_dir.mkdir(parents=True, exist_ok=True)
     if snapshot.refused:
         write_text_atomic(phase_dir / "refused-artifacts.txt", "\n".join(snapshot.refused) + "\n")
+    if snapshot.fault is not None:
+        message = f"artifacts refused, graded 0: {snapshot.fault}"
+        write_text_atomic(phase_dir / "refused-artifacts.txt", "\n".join([*snapshot.refused, message]) + "\n")
+        error = ErrorInfo(error_class=ErrorClass.ARTIFACTS_REFUSED, message=message)
+        return VerifierOutcome(phase=phase, error=error)
 
     async def run_tests() -> ExecResult:
         await install_artifacts(verifier_env, snapshot, task.config.verifier.user)

@@ -1,8 +1,8 @@
 """Shared-mode verification (Harbor compatibility): grade live state inside the agent's own container.
 
-Every process of the agent container is stopped (SIGSTOP, repeated until no new process appears), the tests
+Every process of the agent container is stopped (``kill -STOP -1`` until a full pass finds none running), the tests
 are copied in under a fresh random path (``/tests`` is a symlink to it only while grading), the verifier runs,
-its output is downloaded, everything copied in is deleted, and the agent's processes are continued. The
+its output is downloaded, everything copied in is deleted, and the caller continues the agent's processes. The
 verifier's toolchain is the agent container's own: shared mode cannot defend against trojaned interpreters and
 is for Harbor tasks that must grade live state; lhtb's own tasks use separate mode.
 """
@@ -16,34 +16,68 @@ from pathlib import Path
 from lhtb.environments.base import ExecResult
 from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.tarsafe import tar_directory
-from lhtb.errors import LhtbError
+from lhtb.errors import LhtbError, VerifierError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
 from lhtb.verifier.runner import OUTPUT_DIR, TRUSTED_PYTHON_ENV, collect_output, grade_outcome, sdk_host_dir
 
-# Stops every process but PID 1 (docker-init), this shell and its parent (the exec's `timeout`); repeats until a
-# pass stops nothing new. Only shell builtins run inside the loop, so it never stops a child of its own.
+# Stops every process of the container but PID 1 (docker-init) and this exec (this shell and its parent, the
+# exec's `timeout`). `kill -STOP -1` signals every other process in one kernel pass that fork cannot race (a
+# fork with a signal pending fails and is retried after the stop), so a fork loop or a PID-cycling poller cannot
+# slip through; the `timeout` parent is continued at once. The pass repeats until a full walk of /proc finds no
+# process that is still running: no fixed round limit, only the exec's own timeout. Only builtins run in the
+# loop, so it never starts a child of its own. The state is read after the last ") " of /proc/PID/stat, so a
+# process name holding ") T (" cannot pass for a stopped one. Processes the agent had stopped itself stay so.
 _STOP_ALL = r"""
-stopped=""
-for round in 1 2 3 4 5 6 7 8; do
-  new=0
+before=""
+for p in /proc/[0-9]*; do
+  read -r line < "$p/stat" 2>/dev/null || continue
+  rest=${line##*) }
+  case ${rest%% *} in T|t) before="$before ${p#/proc/} " ;; esac
+done
+passes=0
+while :; do
+  passes=$((passes + 1))
+  kill -STOP -1 2>/dev/null
+  kill -CONT $PPID 2>/dev/null
+  running=""
   for p in /proc/[0-9]*; do
     pid=${p#/proc/}
     if [ "$pid" = 1 ] || [ "$pid" = $$ ] || [ "$pid" = $PPID ]; then continue; fi
-    read -r _ _ state _ < "$p/stat" 2>/dev/null || continue
-    [ "$state" = T ] && continue
-    kill -STOP "$pid" 2>/dev/null && { stopped="$stopped $pid"; new=1; }
+    read -r line < "$p/stat" 2>/dev/null || continue
+    rest=${line##*) }
+    case ${rest%% *} in T|t|Z|X) ;; *) running="$running $pid" ;; esac
   done
-  [ "$new" = 0 ] && break
+  [ -z "$running" ] && break
 done
+stopped=""
+for p in /proc/[0-9]*; do
+  pid=${p#/proc/}
+  if [ "$pid" = 1 ] || [ "$pid" = $$ ] || [ "$pid" = $PPID ]; then continue; fi
+  case "$before" in *" $pid "*) continue ;; esac
+  stopped="$stopped $pid"
+done
+echo "passes=$passes"
 echo $stopped
 """
+STOP_TIMEOUT_SEC = 60.0
+
+
+class AgentProcessesUnstoppable(VerifierError):
+    """The agent's processes could not all be stopped within the stop timeout: graded as not passed (what runs
+    in the agent's container is the agent's), never an infrastructure error."""
 
 
 async def stop_all_processes(env: DockerEnvironment) -> list[str]:
-    result = await env.exec(_STOP_ALL, user="root", timeout_sec=60)
-    return result.stdout.split()
+    """Stop every agent process; returns their PIDs (the first line of the script's output is the pass count)."""
+    result = await env.exec(_STOP_ALL, user="root", timeout_sec=STOP_TIMEOUT_SEC)
+    if result.timed_out or result.exit_code != 0:
+        raise AgentProcessesUnstoppable(
+            f"shared mode: the agent's processes could not all be stopped within {STOP_TIMEOUT_SEC:.0f} s"
+        )
+    lines = result.stdout.splitlines()
+    return lines[1].split() if len(lines) > 1 else []
 
 
 async def continue_processes(env: DockerEnvironment, pids: list[str]) -> None:
@@ -53,7 +87,9 @@ async def continue_processes(env: DockerEnvironment, pids: list[str]) -> None:
 
 async def run_shared_verifier(
     task: Task, agent_env: DockerEnvironment, phase_dir: Path, *, phase: str
-) -> VerifierOutcome:
+) -> tuple[VerifierOutcome, list[str]]:
+    """Grade live state; returns the outcome and the PIDs it stopped, which stay stopped until the caller
+    continues them (after the fixed feedback pause: the agent must not see how long grading took)."""
     phase_dir.mkdir(parents=True, exist_ok=True)
     root = f"/tmp/.lhtb-{secrets.token_hex(12)}"
     stopped: list[str] = []
@@ -93,11 +129,19 @@ async def run_shared_verifier(
         return result
 
     try:
-        return await grade_outcome(task, phase, phase_dir, run_tests)
-    finally:
-        aside = f"{root}/agent-tests"
-        restore = f"{{ [ -e {aside} ] || [ -L {aside} ]; }} && mv {aside} /tests"
-        cleanup = f'[ "$(readlink /tests)" = {root}/tests ] && rm -f /tests; {restore}; '
-        cleanup += f"rm -rf {OUTPUT_DIR} {root}-tmp; [ -e {root}/made-logs ] && rm -rf /logs; rm -rf {root}; true"
-        await agent_env.exec(cleanup, user="root", timeout_sec=60)
+        outcome = await grade_outcome(task, phase, phase_dir, run_tests)
+    except BaseException:
+        await _clean_up(agent_env, root)
         await continue_processes(agent_env, stopped)
+        raise
+    await _clean_up(agent_env, root)
+    return outcome, stopped
+
+
+async def _clean_up(agent_env: DockerEnvironment, root: str) -> None:
+    """Delete everything grading copied in and restore the agent's own /tests."""
+    aside = f"{root}/agent-tests"
+    restore = f"{{ [ -e {aside} ] || [ -L {aside} ]; }} && mv {aside} /tests"
+    cleanup = f'[ "$(readlink /tests)" = {root}/tests ] && rm -f /tests; {restore}; '
+    cleanup += f"rm -rf {OUTPUT_DIR} {root}-tmp; [ -e {root}/made-logs ] && rm -rf /logs; rm -rf {root}; true"
+    await agent_env.exec(cleanup, user="root", timeout_sec=60)

@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from lhtb.textsafe import visible
+
 DASH = "—"
 TEXT_LIMIT = 200_000  # bytes of a log shown on a page; the middle of a longer one is left out
 CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:"
 
 
 def esc(value: object) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
+    """HTML text and attribute values: escaped, and control characters (ANSI escapes, NUL, CR) made visible."""
+    return html.escape(visible(value), quote=True)
 
 
 def href(*parts: str) -> str:

@@ -98,9 +98,10 @@ def _trial_row(job: JobEntry, trial: TrialEntry, flags: tuple[str, ...]) -> list
     link = Cell(f'<a href="{href("trials", trial.page)}">{esc(trial.dir.name)}</a>', sort=trial.dir.name)
     if trial.result is None:
         status = f"unreadable: {trial.problem}" if trial.problem else "no result yet"
-        return [link, text_cell(status), *[text_cell(None) for _ in range(9)]]
+        return [link, text_cell(status), *[text_cell(None) for _ in range(10)]]
     row: TrialRow = to_row(trial.result, flags, with_curve=False)
     tokens = row.input_tokens + row.output_tokens
+    mark = "*" if row.usage_source not in ("measured", "none") else ""  # not lhtb's own measurement
     phases = len(trial.result.phases)
     reward_cls = "ok" if (row.reward or 0) >= 1 else "bad" if row.reward in (None, 0) else "part"
     return [
@@ -113,8 +114,9 @@ def _trial_row(job: JobEntry, trial: TrialEntry, flags: tuple[str, ...]) -> list
         text_cell(row.stop_reason),
         num_cell(phases, str(phases)),
         num_cell(row.agent_sec, minutes(row.agent_sec)),
-        num_cell(tokens, count(tokens)),
-        num_cell(row.cost_usd, usd(row.cost_usd)),
+        num_cell(tokens, count(tokens) + mark),
+        num_cell(row.cost_usd, usd(row.cost_usd) + mark),
+        text_cell(row.usage_source),
     ]
 
 
@@ -153,6 +155,7 @@ def render_job(job: JobEntry) -> str:
         "agent min",
         "tokens",
         "cost",
+        "usage source",
     ]
     rows = [_trial_row(job, trial, flags) for trial in job.trials]
     problems = [t for t in job.trials if t.problem]

@@ -90,6 +90,8 @@ def _usage_row(label: str, usage: Usage) -> list[Cell]:
         num_cell(usage.output_tokens, count(usage.output_tokens)),
         num_cell(usage.cost_usd, usd(usage.cost_usd)),
         num_cell(usage.episodes, str(usage.episodes)),
+        text_cell(usage.source),
+        text_cell("; ".join(usage.refused)),
     ]
 
 
@@ -124,10 +126,15 @@ def _timings(result: TrialResult) -> str:
 
 
 def _usage(result: TrialResult) -> str:
-    headers = ["", "input tok", "cached tok", "output tok", "cost", "episodes"]
+    headers = ["", "input tok", "cached tok", "output tok", "cost", "episodes", "source", "refused"]
     rows = [_usage_row("trial (all phases)", result.usage), _usage_row("agent outcome", result.agent_outcome.usage)]
     rows += [_usage_row(f"phase {p.index}", p.usage) for p in result.phases]
-    return table(headers, rows)
+    note = (
+        '<p class="muted">source: measured = counted by lhtb\'s model layer; self-reported = read from the '
+        "agent's own output (anything in its container can write it); refused = reported figures that were "
+        "negative, non-finite or absurd, stored as 0 (cost unknown).</p>"
+    )
+    return table(headers, rows) + note
 
 
 def _logs(directory: Path, names: tuple[str, ...] | None = None) -> list[str]:

@@ -109,7 +109,7 @@ def test_every_exploit_is_a_registered_agent_with_resume() -> None:
     shared = [a.name for a in agents_for("shared", AuditSettings())]
     assert shared[0] == BASELINE and "exploit-trojan-tools" not in shared and "exploit-poller" in shared
     numbers = sorted(info.number for info in EXPLOITS.values())
-    assert numbers == list(range(1, 15))
+    assert numbers == list(range(1, 22))  # 1-14, then 15-21 (integrity round 2)
 
 
 def test_sanitized_artifacts_lose_setuid_bits() -> None:

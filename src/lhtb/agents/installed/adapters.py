@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 from lhtb.agents.installed.base import Recipe
 from lhtb.agents.installed.runtime import launcher
 from lhtb.results.models import Usage
+
+SELF_REPORTED: Final = "self-reported"  # every figure here comes from the CLI's own output (docs/integrity.md)
 
 
 def _json_lines(stdout: str) -> Iterator[dict[str, Any]]:
@@ -17,27 +20,43 @@ def _json_lines(stdout: str) -> Iterator[dict[str, Any]]:
         if line.startswith("{"):
             try:
                 value = json.loads(line)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):  # bad JSON, a 5,000-digit number, nesting bombs
                 continue
             if isinstance(value, dict):
                 yield value
 
 
+def _valid(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
+
+
+def _figure(raw: dict[str, Any], *keys: str) -> object:
+    """The sum of ``raw[keys]`` (missing or null: 0); the first invalid value instead, for Usage to refuse."""
+    values = [raw.get(key) or 0 for key in keys]
+    bad = [v for v in values if not _valid(v)]
+    return bad[0] if bad else sum(values)
+
+
+def _mapping(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+# The parsers below read what the CLI printed: numbers are passed to Usage as found, never coerced with int(),
+# so a forged figure (negative, NaN, a string) is refused with a note by Usage's validator instead of raising.
 def claude_usage(stdout: str) -> Usage:
     """``--output-format stream-json``: the final ``result`` event carries usage and total cost."""
     usage = Usage(cost_usd=None)
     for event in _json_lines(stdout):
         if event.get("type") == "result":
-            raw = event.get("usage") or {}
-            cached = int(raw.get("cache_read_input_tokens", 0))
-            usage = Usage(
-                input_tokens=int(raw.get("input_tokens", 0)) + cached + int(raw.get("cache_creation_input_tokens", 0)),
-                cached_input_tokens=cached,
-                output_tokens=int(raw.get("output_tokens", 0)),
+            raw = _mapping(event.get("usage"))
+            usage = Usage.reported(
+                input_tokens=_figure(raw, "input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"),
+                cached_input_tokens=_figure(raw, "cache_read_input_tokens"),
+                output_tokens=_figure(raw, "output_tokens"),
                 cost_usd=event.get("total_cost_usd"),
-                episodes=int(event.get("num_turns", 0)),
+                episodes=_figure(event, "num_turns"),
             )
-    return usage
+    return usage.labelled(SELF_REPORTED)
 
 
 def codex_usage(stdout: str) -> Usage:
@@ -45,43 +64,42 @@ def codex_usage(stdout: str) -> Usage:
     total = Usage(cost_usd=None)
     for event in _json_lines(stdout):
         if event.get("type") == "turn.completed":
-            raw = event.get("usage") or {}
-            turn = Usage(
-                input_tokens=int(raw.get("input_tokens", 0)),
-                cached_input_tokens=int(raw.get("cached_input_tokens", 0)),
-                output_tokens=int(raw.get("output_tokens", 0)),
+            raw = _mapping(event.get("usage"))
+            turn = Usage.reported(
+                input_tokens=_figure(raw, "input_tokens"),
+                cached_input_tokens=_figure(raw, "cached_input_tokens"),
+                output_tokens=_figure(raw, "output_tokens"),
                 cost_usd=None,
                 episodes=1,
             )
             total = total.plus(turn)
-    return total
+    return total.labelled(SELF_REPORTED)
 
 
 def mini_trajectory_usage(text: str) -> Usage:
     """mini-swe-agent's trajectory: each model message keeps the provider's response, usage included."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return Usage(cost_usd=None)
     total = Usage()  # no call, no cost; one unpriced call makes the sum unknown
-    for message in data.get("messages", []) if isinstance(data, dict) else []:
-        extra = message.get("extra") if isinstance(message, dict) else None
-        response = extra.get("response") if isinstance(extra, dict) else None
-        raw = response.get("usage") if isinstance(response, dict) else None
+    messages = data.get("messages") if isinstance(data, dict) else None
+    for message in messages if isinstance(messages, list) else []:
+        extra = _mapping(message.get("extra") if isinstance(message, dict) else None)
+        raw = _mapping(extra.get("response")).get("usage")
         if not isinstance(raw, dict):
             continue
-        details = raw.get("prompt_tokens_details") or {}
-        cost = extra.get("cost") if isinstance(extra, dict) else None
+        cost = extra.get("cost")
         total = total.plus(
-            Usage(
-                input_tokens=int(raw.get("prompt_tokens") or 0),
-                cached_input_tokens=int(details.get("cached_tokens") or 0) if isinstance(details, dict) else 0,
-                output_tokens=int(raw.get("completion_tokens") or 0),
-                cost_usd=float(cost) if isinstance(cost, (int, float)) and cost > 0 else None,
+            Usage.reported(
+                input_tokens=_figure(raw, "prompt_tokens"),
+                cached_input_tokens=_figure(_mapping(raw.get("prompt_tokens_details")), "cached_tokens"),
+                output_tokens=_figure(raw, "completion_tokens"),
+                cost_usd=None if cost is None or cost == 0 else cost,  # 0: mini's "unpriced"; negative: refused
                 episodes=1,
             )
         )
-    return total
+    return total.labelled(SELF_REPORTED)
 
 
 def _openai_env(model: str | None, api_base: str | None) -> dict[str, str]:

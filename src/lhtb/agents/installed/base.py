@@ -45,6 +45,17 @@ class Recipe:
     parse_trajectory: Callable[[str], Usage] | None = None  # usage from that file, when stdout has none
 
 
+def reported_usage(recipe: Recipe, stdout: str, trajectory: str | None) -> Usage:
+    """The usage a CLI reported (its trajectory file wins over stdout), validated and labelled self-reported.
+
+    Never raises: forged figures are refused by :class:`Usage` with a note (see docs/integrity.md).
+    """
+    usage = recipe.parse_usage(stdout)
+    if trajectory is not None and recipe.parse_trajectory is not None:
+        usage = recipe.parse_trajectory(trajectory)
+    return usage.labelled("self-reported")
+
+
 def _single_file_tar(name: str, text: str) -> bytes:
     data = text.encode()
     buffer = io.BytesIO()
@@ -107,10 +118,9 @@ class InstalledAgent:
         result = await context.environment.exec(self.command(), env=self.run_env(), timeout_sec=context.timeout_sec)
         write_text_atomic(context.logs_dir / "stdout.txt", result.stdout)
         write_text_atomic(context.logs_dir / "stderr.txt", result.stderr)
-        self.usage_so_far = self.recipe.parse_usage(result.stdout)
+        self.usage_so_far = self.recipe.parse_usage(result.stdout).labelled("self-reported")
         trajectory = await self._fetch_trajectory(context)
-        if trajectory is not None and self.recipe.parse_trajectory is not None:
-            self.usage_so_far = self.recipe.parse_trajectory(trajectory)
+        self.usage_so_far = reported_usage(self.recipe, result.stdout, trajectory)
         usage = self.usage_so_far
         if result.timed_out:
             return AgentOutcome(stop_reason="timeout", usage=usage, message=f"{self.name} hit the agent timeout")

@@ -152,7 +152,7 @@ class TerminusAgent:
         return ""
 
     def _count(self, reply: ModelReply, episodes: int) -> None:
-        call = reply.usage.as_usage(episodes=episodes)
+        call = reply.usage.as_usage(episodes=episodes).labelled("measured")  # counted by lhtb's model layer
         self.usage_so_far = self.usage_so_far.plus(call)
         self.total_usage = self.total_usage.plus(call)
         self._trajectory.count(reply.usage)
