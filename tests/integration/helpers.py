@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from lhtb.jobs.runner import new_job_config, run_job
@@ -33,3 +35,12 @@ def containers_of(job: str) -> list[str]:
     from lhtb.environments.docker_client import get_client
 
     return [c["Id"] for c in get_client().api.containers(all=True, filters={"label": f"lhtb.job={job}"})]
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 90, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")

@@ -6,10 +6,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-from helpers import containers_of
+from helpers import containers_of, wait_for
 from helpers import run as run_job_in_process
 from typer.testing import CliRunner
 
@@ -81,20 +80,11 @@ def test_invalid_task_exits_2(make_task, tmp_path: Path) -> None:
     assert error is not None and error.error_class == ErrorClass.TASK_INVALID
 
 
-def _wait_for(predicate: Callable[[], bool], timeout: float = 90, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def _interrupt(args: list[str], job: str, sig: signal.Signals) -> subprocess.CompletedProcess[str]:
     """Start ``lhtb ARGS``, send SIG once both trials are in their agent phase, and wait for the exit."""
     proc = subprocess.Popen([*LHTB, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        _wait_for(lambda: len(containers_of(job)) >= 4, what="the trial containers")
+        wait_for(lambda: len(containers_of(job)) >= 4, what="the trial containers")
         time.sleep(1.5)  # the oracle's solve.sh is running
         proc.send_signal(sig)
         stdout, stderr = proc.communicate(timeout=90)

@@ -10,20 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import containers_of
+from helpers import containers_of, wait_for
 
 from lhtb.results.models import TrialResult
 
 LHTB = [sys.executable, "-m", "lhtb.cli"]
-
-
-def _wait_for(predicate, timeout: float = 60, what: str = "condition") -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
@@ -51,7 +42,7 @@ def test_signal_during_job_leaves_no_container(make_task, tmp_path: Path, sig: s
         stderr=subprocess.STDOUT,
     )
     try:
-        _wait_for(lambda: len(containers_of(job)) >= 4, what="the trial containers")
+        wait_for(lambda: len(containers_of(job)) >= 4, what="the trial containers")
         # Wait until the agent phase runs (the oracle's solve.sh is executing) before interrupting.
         time.sleep(1.5)
         proc.send_signal(sig)
@@ -88,8 +79,8 @@ def test_resume_after_kill_9(make_task, tmp_path: Path) -> None:
     )
     trials = tmp_path / job / "trials"
     try:
-        _wait_for(lambda: len(list(trials.glob("*/result.json"))) >= 1, what="the first result")
-        _wait_for(lambda: len(containers_of(job)) >= 2, what="the second trial's containers")
+        wait_for(lambda: len(list(trials.glob("*/result.json"))) >= 1, what="the first result")
+        wait_for(lambda: len(containers_of(job)) >= 2, what="the second trial's containers")
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
     finally:

@@ -290,7 +290,9 @@ def jobs_show_command(job_dir: Path, subtasks: bool = False) -> int:
     )
     _print_leaderboard(job_result, f"leaderboard — {config.job_name}")
     if subtasks:
-        console.print(_subtask_table(results))
+        from lhtb.jobs.summary import render_subtask_means
+
+        console.print(render_subtask_means(results))
     missing = planned - {r.trial_name for r in results} - {u.path.parent.name for u in unreadable}
     if missing:
         console.print(
@@ -315,19 +317,6 @@ def _warn_unreadable(job_dir: Path, unreadable: list[UnreadableResult]) -> None:
         f"under {markup_safe(job_dir / 'set-aside')}/"
     )
     err_console.print("\n".join(lines), highlight=False)
-
-
-def _subtask_table(results: list[TrialResult]) -> Table:
-    """``jobs show --subtasks``: names come from reward.json files (agent-influenced), so cells are plain Text."""
-    from lhtb.jobs.summary import subtask_means
-
-    table = Table(title="per-subtask mean score across attempts")
-    for column in ("task", "agent", "subtask", "mean score", "attempts"):
-        table.add_column(column, justify="right" if column in ("mean score", "attempts") else "left")
-    for (task, agent), by_name in subtask_means(results).items():
-        for name, (mean, n) in by_name.items():
-            table.add_row(plain(task), plain(agent), plain(name), f"{mean:.3f}", str(n))
-    return table
 
 
 def trials_show_command(trial_dir: Path) -> int:

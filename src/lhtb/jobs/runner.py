@@ -112,6 +112,7 @@ def loop_settings(config: JobConfig, task: Task, agent_name: str = "") -> LoopSe
         feedback_mode=config.feedback_mode,
         checkpoint_interval_sec=interval if interval < budget else None,
         feedback_pause_sec=config.feedback_pause_sec or default_feedback_pause(task.config.verifier.timeout_sec),
+        cut_late_verifications=config.late_feedback == "cut",
     )
 
 

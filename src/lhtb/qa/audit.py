@@ -36,10 +36,11 @@ from lhtb.tasks.loader import Task
 
 DEFAULT_BUDGET_SEC = 12.0
 DEFAULT_CHECKPOINT_SEC: float | None = None  # checkpoints cost a verification each; opt in with --checkpoint-interval
-# The audit's feedback pause: about what a sample task's interim verification takes under the audit's load, so
-# it costs CI little (the default, the verifier timeout + 15 s, would add minutes per exploit); a verification
-# still running at the pause is cut and told as not passed, as in any job.
-DEFAULT_FEEDBACK_PAUSE_SEC = 12.0
+# The audit's feedback pause: about what a sample task's interim verification takes, so it costs CI little (the
+# default, the verifier timeout + 15 s, would add minutes per exploit). Audit jobs let a verification that runs
+# past it finish (late_feedback = "wait"), so every interim reward counts; class 16 judges on-time ones only.
+DEFAULT_FEEDBACK_PAUSE_SEC = 6.0
+TIMING_TOLERANCE_SEC = 2.0  # scheduling noise between on-time resumes on a loaded 2-core machine
 Mode = Literal["separate", "shared"]
 MODES: tuple[Mode, ...] = ("separate", "shared")
 Progress = Callable[[str], None]
@@ -119,7 +120,18 @@ def _findings(result: TrialResult, record: ExploitRecord | None, hidden: dict[st
     if result.retries:
         findings.append(f"trial retried {result.retries} time(s): an agent must not be able to cause a retry")
     findings.extend(_usage_problems(result))
+    if record is not None and record.gaps_sec:
+        findings.extend(_timing_problems(result, record.gaps_sec))
     return findings
+
+
+def _timing_problems(result: TrialResult, gaps: list[float]) -> list[str]:
+    """Class 16: every resume that followed an on-time interim verification came the same pause later."""
+    interim = [phase for phase in result.phases if phase.verification_sec is not None]
+    on_time = [gap for gap, phase in zip(gaps, interim, strict=False) if not phase.late]
+    if len(on_time) > 1 and max(on_time) - min(on_time) > TIMING_TOLERANCE_SEC:
+        return [f"resume delay varies with grading time: waits {on_time} s after on-time verifications"]
+    return []
 
 
 def _usage_problems(result: TrialResult) -> list[str]:
@@ -201,7 +213,7 @@ async def run_audit(
             dataset, None, agents, job_name=f"audit-{mode}-{stamp}", attempts=1,
             concurrency=settings.concurrency if index == 0 else max(1, settings.concurrency // 2),
             max_retries=0, continue_until_timeout=True, checkpoint_interval_sec=settings.checkpoint_interval_sec,
-            feedback_pause_sec=settings.feedback_pause_sec,
+            feedback_pause_sec=settings.feedback_pause_sec, late_feedback="wait",
         )  # fmt: skip
         runs.append((JobRunner(config, work_dir / "jobs", _reporter(progress)), agents, mode))
     try:

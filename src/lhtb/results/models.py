@@ -352,6 +352,10 @@ class JobConfig(_Strict):
     # The agent is resumed exactly this long after an interim verification stopped it (None: the task's verifier
     # timeout plus FEEDBACK_ALLOWANCE_SEC), so the resume time carries nothing but the one pass/fail bit.
     feedback_pause_sec: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+    # An interim verification still running at the pause: "cut" (told as not passed, the agent resumed on time:
+    # the benchmark's rule) or "wait" (graded to the end and resumed late: for the audit, which must see every
+    # verification's reward and accepts the timing leak in its own jobs).
+    late_feedback: Literal["cut", "wait"] = "cut"
     feedback_mode: Literal["binary", "diagnostic"] = "binary"
     lhtb_version: str
 

@@ -53,6 +53,7 @@ class LoopSettings:
     checkpoint_interval_sec: float | None = None  # None: no checkpoints
     # Wall seconds from an interim verification's start to the agent's resumption, whatever grading took.
     feedback_pause_sec: float = default_feedback_pause(60.0)
+    cut_late_verifications: bool = True  # False: a verification past the pause runs to its end (audit jobs)
 
 
 @dataclass
@@ -102,6 +103,12 @@ class AgentLoop:
         """An interim verification cut off at the feedback pause: one that has not finished by then is not
         passed (and the agent is still resumed on time, so its run time cannot show through)."""
         pause = record.feedback_pause_sec = self.settings.feedback_pause_sec
+        if not self.settings.cut_late_verifications:
+            started = time.monotonic()
+            verdict = await self.grader.verify(self.agent_env, phase)
+            record.late = time.monotonic() - started > pause
+            record.reward = verdict.reward
+            return verdict
         try:
             verdict = await asyncio.wait_for(self.grader.verify(self.agent_env, phase), pause)
         except TimeoutError:

@@ -121,3 +121,26 @@ def test_sanitized_artifacts_lose_setuid_bits() -> None:
     clean = sanitize([raw.getvalue()])
     with tarfile.open(fileobj=io.BytesIO(clean.data)) as archive:
         assert archive.getmember("app/.x-rootpy").mode == 0o755
+
+
+def test_timing_channel_is_judged_on_the_waits_after_on_time_verifications() -> None:
+    result = _result("exploit-timing-channel", 0.0, [0.0, 0.0, 0.0, 0.0])
+    for phase in result.phases[:3]:
+        phase.verification_sec, phase.feedback_pause_sec = 2.0, 6.0
+    steady = ExploitRecord(exploit="exploit-timing-channel", gaps_sec=[6.1, 6.3, 6.0])
+    assert evaluate(result, steady, 0.0, {}).passed
+    varying = ExploitRecord(exploit="exploit-timing-channel", gaps_sec=[6.1, 9.5, 6.0])
+    cell = evaluate(result, varying, 0.0, {})
+    assert not cell.passed and "resume delay varies" in cell.findings[0]
+    result.phases[1].late = True  # a verification past the pause (audit jobs wait for it): not judged
+    assert evaluate(result, varying, 0.0, {}).passed
+
+
+def test_forged_usage_must_be_refused_and_labelled() -> None:
+    from lhtb.results.models import Usage
+
+    forged = _result("exploit-forged-usage", 0.0, [0.0], usage=Usage.reported(input_tokens=-5))
+    assert evaluate(forged, ExploitRecord(exploit="exploit-forged-usage"), 0.0, {}).passed
+    unlabelled = _result("exploit-forged-usage", 0.0, [0.0], usage=Usage(input_tokens=5, source="measured"))
+    cell = evaluate(unlabelled, ExploitRecord(exploit="exploit-forged-usage"), 0.0, {})
+    assert not cell.passed and any("not 'self-reported'" in f for f in cell.findings)
