@@ -17,16 +17,19 @@ bash scripts/setup.sh
 .venv/bin/ruff format --check src tests bench
 .venv/bin/mypy
 .venv/bin/pytest tests -q "$@"
-# Task QA on every bundled task: every gate but the exploit audit (oracle = 1.0, nop, baseline band, determinism,
-# leaks, canaries, verifier copies, timeouts); the full exploit audit (every class, both verifier modes) on the
-# sample tasks; and on every other task the task-specific classes (3, 5, 8, 11, 13, 14: those whose outcome
-# depends on the task's own verifier and files) in its own verifier mode. The full audit of every task takes
-# longer than CI allows on 2 cores; `lhtb tasks check tasks` runs it (docs/integrity.md has the measured table).
+# Task QA, held to the committed lock (tasks/qa-lock.json, docs/authoring.md): the sample tasks with every gate
+# (seeds, load, inputs, shortcuts included) and the full exploit audit; the long-horizon tasks with the basic
+# gates, re-checking those whose entry is stale (a stale entry fails: refresh the lock with --update-lock) and two
+# rotating others, and on each of them the task-specific audit classes (3, 5, 8, 11, 13, 14: those whose outcome
+# depends on the task's own verifier and files) in its own verifier mode. `lhtb tasks check tasks` runs everything.
 if [ "${LHTB_SKIP_TASKS_CHECK:-0}" != 1 ]; then
   mkdir -p build
-  .venv/bin/lhtb tasks check tasks -n 2 --no-audit --report build/qa-report.json
-  .venv/bin/lhtb tasks audit tasks/sample-* -n 2 --report build/audit-report.json
+  lock=tasks/qa-lock.json
+  .venv/bin/lhtb tasks check tasks/sample-* -n 2 --no-audit --lock "$lock" --report build/qa-samples-report.json
   others=()
   for task in tasks/*/; do [[ "$(basename "$task")" == sample-* ]] || others+=("$task"); done
+  .venv/bin/lhtb tasks check "${others[@]}" -n 2 --no-audit --basic --lock "$lock" --rotate 2 \
+    --report build/qa-report.json
+  .venv/bin/lhtb tasks audit tasks/sample-* -n 2 --report build/audit-report.json
   .venv/bin/lhtb tasks audit "${others[@]}" --task-specific -n 2 --report build/audit-tasks-report.json
 fi

@@ -1,4 +1,5 @@
-"""The reference agents: ``oracle`` runs the gold solution, ``baseline`` the weak baseline, ``nop`` nothing."""
+"""The reference agents: ``oracle`` runs the gold solution, ``baseline`` the weak baseline, ``shortcut`` one of
+the task's scripted shortcuts (``tests/shortcuts/NAME.sh``, the QA shortcut gate), ``nop`` nothing."""
 
 from __future__ import annotations
 
@@ -17,30 +18,36 @@ class ScriptAgent:
     """Copies a task directory (``solution/`` or ``baseline/``) into its own container only, then runs its
     ``solve.sh`` in the workdir. No other agent's container ever receives these directories."""
 
-    def __init__(self, name: str, directory: str) -> None:
+    def __init__(self, name: str, directory: str, script: str = "solve.sh", *, with_gold: bool = False) -> None:
         self.name = name
         self.directory = directory
+        self.script = script
+        self.with_gold = with_gold  # also the gold solution, at /solution/gold (a shortcut may break it)
 
     async def setup(self, context: AgentContext) -> None:
         solution = context.task.path / self.directory
-        if not (solution / "solve.sh").is_file():
-            raise AgentSetupError(f"{solution / 'solve.sh'}: the {self.name} agent needs this script")
+        if not (solution / self.script).is_file():
+            raise AgentSetupError(f"{solution / self.script}: the {self.name} agent needs this script")
         # One put_archive into "/" (the tar's top entry is "solution"): no mkdir exec needed.
         archive = await asyncio.to_thread(tar_directory, solution, SOLUTION_MOUNT.lstrip("/"))
         await context.environment.upload_tar(archive, "/", make_dest=False)
+        gold = context.task.solution_dir
+        if self.with_gold and gold.is_dir():
+            archive = await asyncio.to_thread(tar_directory, gold, "gold")
+            await context.environment.upload_tar(archive, SOLUTION_MOUNT, make_dest=False)
 
     async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
         env = dict(context.task.config.solution.env)  # Harbor's [solution] env applies to both scripts
         result = await context.environment.exec(
-            f"bash {SOLUTION_MOUNT}/solve.sh", env=env, timeout_sec=context.timeout_sec
+            f"bash {SOLUTION_MOUNT}/{self.script}", env=env, timeout_sec=context.timeout_sec
         )
         write_text_atomic(context.logs_dir / "stdout.txt", result.stdout)
         write_text_atomic(context.logs_dir / "stderr.txt", result.stderr)
         if result.timed_out:
-            return AgentOutcome(stop_reason="timeout", message="solve.sh did not finish before the agent timeout")
+            return AgentOutcome(stop_reason="timeout", message=f"{self.script} did not finish before the agent timeout")
         if result.exit_code != 0:
             return AgentOutcome(
-                stop_reason="error", exit_code=result.exit_code, message=f"solve.sh exited {result.exit_code}"
+                stop_reason="error", exit_code=result.exit_code, message=f"{self.script} exited {result.exit_code}"
             )
         return AgentOutcome(stop_reason="completed", exit_code=0)
 
@@ -51,6 +58,18 @@ def OracleAgent() -> ScriptAgent:
 
 def BaselineAgent() -> ScriptAgent:
     return ScriptAgent("baseline", "baseline")
+
+
+SHORTCUTS_DIR = "tests/shortcuts"
+
+
+def ShortcutAgent(script: str) -> ScriptAgent:
+    """A scripted shortcut: ``tests/shortcuts/`` (hidden from every other agent) is its solution directory, and
+    the gold solution is at ``/solution/gold``, so "the gold solution minus one thing" is a few lines."""
+    if not script or "/" in script or script.startswith("."):
+        raise AgentSetupError(f"shortcut script {script!r}: give a file name under {SHORTCUTS_DIR}/, e.g. name.sh")
+    name = script if script.endswith(".sh") else script + ".sh"
+    return ScriptAgent(f"shortcut:{name.removesuffix('.sh')}", SHORTCUTS_DIR, name, with_gold=True)
 
 
 class NopAgent:

@@ -23,6 +23,15 @@ def _baseline(spec: AgentSpec) -> Agent:
     return BaselineAgent()
 
 
+def _shortcut(spec: AgentSpec) -> Agent:
+    from lhtb.agents.builtin import ShortcutAgent
+
+    script = spec.kwargs.get("script")
+    if not isinstance(script, str):
+        raise ConfigError("agent 'shortcut' needs --ak script=NAME (a file under the task's tests/shortcuts/)")
+    return ShortcutAgent(script)
+
+
 def _nop(spec: AgentSpec) -> Agent:
     from lhtb.agents.builtin import NopAgent
 
@@ -51,6 +60,7 @@ AGENT_FACTORIES: dict[str, Callable[[AgentSpec], Agent]] = {
     "oracle": _oracle,
     "baseline": _baseline,
     "nop": _nop,
+    "shortcut": _shortcut,
     "terminus": _terminus,
     "mini-swe-agent": _installed,
     "claude-code": _installed,

@@ -75,6 +75,16 @@ def run(
             "task's verifier timeout + 15 s); longer gradings are told to the agent as not passed.",
         ),
     ] = None,
+    verify_seed: Annotated[
+        int | None,
+        typer.Option(
+            "--verify-seed",
+            min=0,
+            max=2**63 - 1,
+            help="The job's seed for the hidden cases (default: drawn at random and recorded in config.json); "
+            "each trial derives its own from it, its task and its attempt.",
+        ),
+    ] = None,
 ) -> None:
     """Run agents on tasks and print a leaderboard.
 
@@ -101,6 +111,7 @@ def run(
         feedback_mode=feedback,
         checkpoint_interval_sec=checkpoint_interval,
         feedback_pause_sec=feedback_pause,
+        verify_seed=verify_seed,
     )
     raise typer.Exit(run_command(options))
 
@@ -121,15 +132,46 @@ def tasks_check(
     scan_layers: Annotated[bool, typer.Option("--scan-layers/--no-scan-layers")] = True,
     markdown: Annotated[Path | None, typer.Option("--markdown", help="Also write a task catalogue.")] = None,
     audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Run the integrity audit as gates.")] = True,
+    basic: Annotated[
+        bool, typer.Option("--basic", help="Leave out the validity gates (seeds, load, inputs, shortcuts).")
+    ] = False,
+    lock: Annotated[
+        Path | None, typer.Option("--lock", help="The QA lock (e.g. tasks/qa-lock.json): hold results to it.")
+    ] = None,
+    update_lock: Annotated[
+        bool, typer.Option("--update-lock", help="Write the lock entries of the tasks that pass.")
+    ] = False,
+    rotate: Annotated[
+        int | None,
+        typer.Option(
+            "--rotate",
+            min=0,
+            help="With --lock: check only changed tasks, sample-* tasks and this many others chosen by the commit.",
+        ),
+    ] = None,
 ) -> None:
-    """Run every QA gate on tasks: oracle = 1.0, nop <= 0.05, baseline band, determinism, leaks, exploits."""
+    """Run every QA gate on tasks: oracle = 1.0 on several seeds and under load, nop <= 0.05, baseline band,
+    determinism, inputs, shortcuts, self-report, leaks, exploits."""
     from lhtb.cli.commands import require_tasks
     from lhtb.cli.qa_commands import check_command
 
     if (code := require_tasks(paths)) is not None:
         raise typer.Exit(code)
 
-    raise typer.Exit(check_command(paths, report, concurrency, scan_layers, markdown, audit))
+    raise typer.Exit(
+        check_command(
+            paths,
+            report,
+            concurrency,
+            scan_layers,
+            markdown,
+            audit,
+            full=not basic,
+            lock_path=lock,
+            update_lock=update_lock,
+            rotate=rotate,
+        )
+    )
 
 
 @tasks_app.command("init")

@@ -175,6 +175,7 @@ class RunOptions:
     feedback_mode: str = "binary"
     checkpoint_interval_sec: float | None = None
     feedback_pause_sec: float | None = None
+    verify_seed: int | None = None
 
 
 def _agent_specs(options: RunOptions) -> list[AgentSpec]:
@@ -240,6 +241,7 @@ def run_command(options: RunOptions) -> int:
             feedback_mode=_feedback_mode(options.feedback_mode),
             checkpoint_interval_sec=options.checkpoint_interval_sec,
             feedback_pause_sec=options.feedback_pause_sec,
+            verify_seed=options.verify_seed,
         )
         target = options.output / config.job_name
         if (target / "config.json").exists():

@@ -68,24 +68,40 @@ def check_command(
     scan_layers: bool,
     markdown: Path | None = None,
     audit: bool = True,
+    *,
+    full: bool = True,
+    lock_path: Path | None = None,
+    update_lock: bool = False,
+    rotate: int | None = None,
 ) -> int:
     from lhtb.qa.check import check_tasks
+    from lhtb.qa.lock import held_report, hold_to_lock, read_lock, require_lock_path, select_for_check, task_digests
 
     try:
+        require_lock_path(lock_path, update_lock)
         loads = _loads(paths)
+        lock = read_lock(lock_path) if lock_path is not None else None
     except LhtbError as exc:
         console.print(f"[red]error:[/red] {markup_block(exc)}")
         return 2
-    console.print(f"checking {len(loads)} task(s) ...")
+    digests = task_digests(loads) if lock is not None else {}
+    chosen, locked = select_for_check(loads, lock, digests, rotate, lock_path)
+    console.print(
+        f"checking {len(chosen)} task(s)" + (f"; {len(locked)} unchanged, held by the lock" if locked else "")
+    )
     reports = asyncio.run(
         check_tasks(
-            loads,
+            chosen,
             concurrency=concurrency,
             scan_layers=scan_layers,
             audit=audit,
+            full=full,
             progress=lambda line: console.print(plain(line)),
         )
     )
+    if lock is not None and lock_path is not None:
+        hold_to_lock(lock, lock_path, reports, digests, update=update_lock, full=full)
+        reports += [held_report(name, lock_path) for name in locked]
     report = QaReport(created_at=datetime.now(UTC), lhtb_version=lhtb.__version__, tasks=reports)
     write_model_atomic(report_path, report)
     if markdown is not None:

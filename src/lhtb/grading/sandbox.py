@@ -2,7 +2,8 @@
 
 A crash or a timeout is a failed case, never an exception. When the verifier runs as root the program runs as
 ``nobody``, so it cannot write the verifier's output directory; after every run all of that user's processes
-are killed, including daemons that escaped the process group. After ``max_timeouts`` timeouts the remaining
+are killed, including daemons that escaped the process group (in the verifier's own container; on a host, only
+the program's session). After ``max_timeouts`` timeouts the remaining
 runs fail without starting, so a program that hangs cannot push the verifier past its own timeout.
 """
 
@@ -115,11 +116,29 @@ class AgentRunner:
         return Run(status == 0, stdout, f"exit status {status}")
 
 
+# The inode of the machine's initial PID namespace (the kernel's PROC_PID_INIT_INO): a verifier that sees it
+# runs on a host, not in its own container.
+HOST_PID_NAMESPACE = 0xEFFFFFFC
+
+
+def own_pid_namespace() -> bool:
+    """True in a container's PID namespace, where the sandbox user's processes are this verifier's alone."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino != HOST_PID_NAMESPACE
+    except OSError:
+        return False
+
+
 def _kill_leftovers(pgid: int) -> None:
-    """Kill the program's process group and, when sandboxed, every process of the sandbox user."""
+    """Kill the program's process group and, when sandboxed in its own container, every process of the sandbox
+    user. On a host (a verifier run by hand as root) only the program's own session is swept: ``kill(-1)`` as
+    ``nobody`` there would reach every container's sandboxed programs and the machine's own daemons."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
     if not sandboxed():
+        return
+    if not own_pid_namespace():
+        _kill_session(pgid)
         return
     for _ in range(2):  # a second sweep catches a child forked while the first was under way
         child = os.fork()
@@ -132,3 +151,18 @@ def _kill_leftovers(pgid: int) -> None:
             finally:
                 os._exit(0)
         os.waitpid(child, 0)
+
+
+def _kill_session(sid: int) -> None:
+    """SIGKILL every process of session ``sid`` (the program started one; processes that left it are not found)."""
+    for _ in range(2):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b") ", 1)[-1].split()
+                if int(fields[3]) == sid:  # state ppid pgrp session ...
+                    os.kill(int(entry.name), signal.SIGKILL)
+            except (OSError, ValueError, IndexError):
+                continue

@@ -19,6 +19,7 @@ import lhtb
 from lhtb.errors import ERROR_POLICY, ConfigError, ErrorClass
 from lhtb.fs import write_model_atomic
 from lhtb.jobs.layout import JobLayout, trial_name
+from lhtb.jobs.seeds import new_job_seed, trial_seed
 from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
 from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, JobResult, TrialConfig, TrialResult
 from lhtb.tasks.loader import Task, TaskLoad, scan_dataset, select_tasks
@@ -68,6 +69,8 @@ def new_job_config(
     loads = select_tasks(scan_dataset(dataset), task_names)
     if not loads:
         raise ConfigError(f"{dataset}: no task directories found (a task directory holds task.toml)")
+    if overrides.get("verify_seed") is None:
+        overrides["verify_seed"] = new_job_seed()
     created = datetime.now(UTC)
     return JobConfig(
         job_name=job_name or created.strftime("%Y-%m-%d__%H-%M-%S"),
@@ -96,7 +99,7 @@ def plan_trials(config: JobConfig) -> list[PlannedTrial]:
 
 
 # Scripted reference agents do the same thing every time: resuming them only burns verifications.
-SINGLE_SHOT_AGENTS = frozenset({"oracle", "baseline", "nop"})
+SINGLE_SHOT_AGENTS = frozenset({"oracle", "baseline", "nop", "shortcut"})
 
 
 def loop_settings(config: JobConfig, task: Task, agent_name: str = "") -> LoopSettings:
@@ -212,6 +215,9 @@ class JobRunner:
             agent_timeout_sec=task.config.agent.timeout_sec * self.config.agent_timeout_multiplier,
             settings=loop_settings(self.config, task, trial.agent.name),
             retries=retries,
+            verify_seed=None
+            if self.config.verify_seed is None
+            else trial_seed(self.config.verify_seed, task.name, trial.attempt),
         )
 
     async def _run_one(self, trial: PlannedTrial, semaphore: asyncio.Semaphore) -> TrialResult:
@@ -237,6 +243,7 @@ class JobRunner:
                         attempt=trial.attempt,
                         agent_timeout_sec=plan.agent_timeout_sec,
                         verifier_timeout_sec=plan.task.config.verifier.timeout_sec,
+                        verify_seed=plan.verify_seed,
                     ),
                 )
                 result = await run_trial(plan, self.background, lambda name, phase: self.on_event(name, phase, None))

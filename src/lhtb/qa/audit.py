@@ -40,6 +40,8 @@ DEFAULT_CHECKPOINT_SEC: float | None = None  # checkpoints cost a verification e
 # default, the verifier timeout + 15 s, would add minutes per exploit). Audit jobs let a verification that runs
 # past it finish (late_feedback = "wait"), so every interim reward counts; class 16 judges on-time ones only.
 DEFAULT_FEEDBACK_PAUSE_SEC = 6.0
+# A fixed job seed: every exploit and the paced nop are graded on the same hidden cases, run after run.
+AUDIT_VERIFY_SEED = 20261202
 TIMING_TOLERANCE_SEC = 2.0  # scheduling noise between on-time resumes on a loaded 2-core machine
 Mode = Literal["separate", "shared"]
 MODES: tuple[Mode, ...] = ("separate", "shared")
@@ -213,7 +215,7 @@ async def run_audit(
             dataset, None, agents, job_name=f"audit-{mode}-{stamp}", attempts=1,
             concurrency=settings.concurrency if index == 0 else max(1, settings.concurrency // 2),
             max_retries=0, continue_until_timeout=True, checkpoint_interval_sec=settings.checkpoint_interval_sec,
-            feedback_pause_sec=settings.feedback_pause_sec, late_feedback="wait",
+            feedback_pause_sec=settings.feedback_pause_sec, late_feedback="wait", verify_seed=AUDIT_VERIFY_SEED,
         )  # fmt: skip
         runs.append((JobRunner(config, work_dir / "jobs", _reporter(progress)), agents, mode))
     try:

@@ -37,6 +37,9 @@ timeout_sec = 300
 build_timeout_sec = 600
 cpus = 1
 memory_mb = 2048
+
+[qa]
+shortcut_ceiling = 0.3  # no scripted shortcut in tests/shortcuts/ may score more
 """,
     "instruction.md": """<!-- lhtb-canary GUID {guid} -->
 # {name}
@@ -72,7 +75,7 @@ exec python3 /tests/grade.py
 from lhtb.grading import Scorecard, stress
 from lhtb.grading.sandbox import AgentRunner
 
-SEED = 4242
+SEED = stress.seed_from_env(4242)  # the harness sets a fresh seed for every trial
 card = Scorecard()
 runner = AgentRunner("/app", timeout_sec=5)
 
@@ -102,6 +105,30 @@ EOF
 cat > /app/solution.py <<'EOF'
 import sys
 print(sum(int(x) for x in sys.argv[1:6]))
+EOF
+""",
+    "tests/shortcuts/public-only.sh": """#!/bin/bash
+{canary}
+# shortcut: answers the public example by heart and nothing else
+cat > /app/solution.py <<'EOF'
+import sys
+print(6 if sys.argv[1:] == ["1", "2", "3"] else 0)
+EOF
+""",
+    "tests/shortcuts/first-number.sh": """#!/bin/bash
+{canary}
+# shortcut: prints the first number instead of adding them up
+cat > /app/solution.py <<'EOF'
+import sys
+print(sys.argv[1] if len(sys.argv) > 1 else 0)
+EOF
+""",
+    "tests/shortcuts/count.sh": """#!/bin/bash
+{canary}
+# shortcut: prints how many numbers there are
+cat > /app/solution.py <<'EOF'
+import sys
+print(len(sys.argv) - 1)
 EOF
 """,
 }

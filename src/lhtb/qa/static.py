@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -99,3 +100,70 @@ def content_digests(directories: list[Path], min_bytes: int = 64) -> dict[str, s
                     f"{directory.name}/{path.relative_to(directory)}"
                 )
     return digests
+
+
+def seed_readers(task: Task) -> list[str]:
+    """The verifier files that take the harness's verify seed (``stress.seed_from_env`` or LHTB_VERIFY_SEED)."""
+    found = []
+    for path in sorted(task.tests_dir.rglob("*")):
+        if path.is_file() and path.suffix in {".py", ".sh"} and "shortcuts" not in path.parts:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if "seed_from_env" in text or "LHTB_VERIFY_SEED" in text:
+                found.append(str(path.relative_to(task.path)))
+    return found
+
+
+# Names under which a program reports on its own execution: a score computed from them is claimed, not measured.
+SELF_REPORT_WORDS = frozenset({
+    "nfev", "njev", "nlu", "nsteps", "n_steps", "n_calls", "evaluations", "evals", "n_evals", "iterations",
+    "iters", "niter", "nit", "stats", "bytes_written", "bytes_read", "write_bytes", "read_bytes", "writes",
+    "reads", "fsyncs", "fsync", "syncs", "io_bytes", "elapsed", "elapsed_sec", "elapsed_ms", "duration",
+    "duration_sec", "runtime", "time_sec", "cpu_time", "cpu_sec", "rss", "max_rss", "peak_memory", "memory_mb",
+    "work_units",
+})  # fmt: skip
+_WORD = re.compile(r"[A-Za-z_]+")
+_READ_CALLS = frozenset({"get", "pop", "search", "match", "fullmatch", "findall", "finditer", "compile", "startswith"})
+
+
+def self_reported_reads(task: Task) -> list[str]:
+    """``tests/FILE:LINE 'key'`` for every place a verifier looks up a self-report word in the agent's output.
+
+    Looks at string constants used as a subscript, a ``get``/``pop`` key, a regular expression, a ``startswith``
+    prefix or an ``in`` test, whose words include one of :data:`SELF_REPORT_WORDS`; keys declared in
+    ``[qa.self_report]`` are allowed. A heuristic: it flags the places to look at, the author decides.
+    """
+    allowed = set(task.config.qa.self_report)
+    found: list[str] = []
+    for path in sorted(task.tests_dir.rglob("*.py")):
+        if "shortcuts" in path.relative_to(task.tests_dir).parts:
+            continue
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+        except SyntaxError:
+            continue
+        for node, constant in _lookups(tree):
+            words = {w.lower() for w in _WORD.findall(constant)} & SELF_REPORT_WORDS
+            if words and not words <= allowed:
+                found.append(f"{path.relative_to(task.path)}:{node.lineno} {constant[:40]!r}")
+    return found
+
+
+def _lookups(tree: ast.AST) -> list[tuple[ast.expr, str]]:
+    out: list[tuple[ast.expr, str]] = []
+
+    def text(node: ast.AST) -> str | None:
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and (value := text(node.slice)):
+            out.append((node, value))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+            if node.func.attr in _READ_CALLS and (value := text(node.args[0])) is not None:
+                out.append((node, value))
+        elif (
+            isinstance(node, ast.Compare)
+            and any(isinstance(op, ast.In | ast.NotIn) for op in node.ops)
+            and (value := text(node.left)) is not None
+        ):
+            out.append((node, value))
+    return out

@@ -300,6 +300,7 @@ class TrialConfig(_Strict):
     attempt: int
     agent_timeout_sec: float
     verifier_timeout_sec: float
+    verify_seed: int | None = None
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -329,6 +330,7 @@ class TrialResult(_Strict):
     continue_until_timeout: bool = False
     verifier_mode: Literal["separate", "shared"] = "separate"
     feedback_mode: Literal["binary", "diagnostic"] = "binary"
+    verify_seed: int | None = None  # LHTB_VERIFY_SEED of every verification of this trial (None: task default)
     comparable: bool = True
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -357,6 +359,9 @@ class JobConfig(_Strict):
     # verification's reward and accepts the timing leak in its own jobs).
     late_feedback: Literal["cut", "wait"] = "cut"
     feedback_mode: Literal["binary", "diagnostic"] = "binary"
+    # Every trial's verify seed derives from this one (lhtb/jobs/seeds.py); None: a job made before seeds, whose
+    # verifiers fall back to their tasks' default seeds.
+    verify_seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     lhtb_version: str
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -399,6 +404,8 @@ class QaTaskReport(_Strict):
     category: str = ""
     gates: list[QaGate] = Field(default_factory=list)
     rewards: dict[str, float | None] = Field(default_factory=dict)  # agent → reward
+    seeds: list[int] = Field(default_factory=list)  # the verify seeds graded (seed-0, seed-1, ...)
+    seed_rewards: dict[str, dict[str, float | None]] = Field(default_factory=dict)  # agent → grading → reward
     verifier_sec: float = 0.0
     build_sec: float = 0.0
     subtasks: list[Subtask] = Field(default_factory=list)  # the oracle's scorecard: names, kinds, weights
@@ -409,6 +416,26 @@ class QaTaskReport(_Strict):
     @property
     def passed(self) -> bool:
         return all(gate.passed for gate in self.gates if gate.blocking)
+
+
+class QaLockEntry(_Strict):
+    """What `lhtb tasks check` measured for one task, and the content it measured (docs/authoring.md)."""
+
+    digest: str  # sha256 of the task directory, the grading SDK and the verifier runner (lhtb/qa/lock.py)
+    checked_at: datetime
+    lhtb_version: str
+    # "full": every gate; "basic": without the validity gates (seeds, load, inputs, shortcuts)
+    gate_set: Literal["full", "basic"]
+    seeds: list[int]
+    rewards: dict[str, dict[str, float | None]]  # agent → grading label → reward
+    gates: dict[str, bool]
+
+
+class QaLock(_Strict):
+    schema_: Literal["lhtb.qa-lock/1"] = Field(default="lhtb.qa-lock/1", alias="schema")
+    tasks: dict[str, QaLockEntry] = Field(default_factory=dict)
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class QaReport(_Strict):

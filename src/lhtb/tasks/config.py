@@ -149,6 +149,26 @@ class SolutionSection(_Section):
     env: EnvTable = Field(default_factory=dict)
 
 
+Reason = Annotated[str, AfterValidator(_one_line)]
+Ceiling = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+DEFAULT_SHORTCUT_CEILING = 0.3
+
+
+class QaSection(_Section):
+    """lhtb: what `lhtb tasks check` needs to know beyond the files (docs/authoring.md, the QA gates)."""
+
+    # Highest reward a scripted shortcut (tests/shortcuts/NAME.sh) may score; per-script overrides below.
+    shortcut_ceiling: Ceiling = DEFAULT_SHORTCUT_CEILING
+    shortcuts: dict[str, Ceiling] = Field(default_factory=dict)
+    # Subtask name -> why its score may use a number the agent's program prints about itself (no-self-report gate).
+    self_report: dict[str, Reason] = Field(default_factory=dict)
+    # Workdir paths of public files the gold solution's programs read while graded -> why (inputs gate).
+    runtime_inputs: dict[str, Reason] = Field(default_factory=dict)
+
+    def ceiling(self, shortcut: str) -> float:
+        return self.shortcuts.get(shortcut, self.shortcut_ceiling)
+
+
 class TaskConfig(_Section):
     version: str = "1.0"
     task: TaskSection = Field(default_factory=TaskSection)
@@ -157,6 +177,7 @@ class TaskConfig(_Section):
     verifier: VerifierSection = Field(default_factory=VerifierSection)
     environment: EnvironmentSection = Field(default_factory=EnvironmentSection)
     solution: SolutionSection = Field(default_factory=SolutionSection)
+    qa: QaSection = Field(default_factory=QaSection)
     # Absolute paths in the agent container copied to the verifier; default: the workdir.
     artifacts: list[str] = Field(default_factory=list)
 

@@ -26,6 +26,8 @@ class Grader:
     trial_dir: Path
     clock: AgentClock
     keep_warm: bool = False  # more than one verification is likely (continue-until-timeout, checkpoints)
+    # LHTB_VERIFY_SEED of every verification of the trial (interim, checkpoints, final): its hidden cases.
+    verify_seed: int | None = None
     _warm: asyncio.Future[DockerEnvironment] | None = None
     _removals: list[asyncio.Future[None]] = field(default_factory=list)
     _stopped: list[str] = field(default_factory=list)  # shared mode: PIDs stopped by the last verification
@@ -67,10 +69,14 @@ class Grader:
             if unpause:
                 await self._unfreeze(agent_env)
 
-    async def grade(self, snapshot: ArtifactSnapshot, phase: str) -> VerifierOutcome:
+    async def grade(self, snapshot: ArtifactSnapshot, phase: str, *, seed: int | None = None) -> VerifierOutcome:
+        """Grade ``snapshot`` in a fresh container; ``seed`` overrides the trial's verify seed (QA's seeds gate)."""
         env = await self._take()
+        seed = self.verify_seed if seed is None else seed
         try:
-            return await run_verifier(self.task, env, snapshot, self.trial_dir / "verifier" / phase, phase=phase)
+            return await run_verifier(
+                self.task, env, snapshot, self.trial_dir / "verifier" / phase, phase=phase, seed=seed
+            )
         finally:
             self._removals.append(asyncio.ensure_future(env.stop()))
 
@@ -79,7 +85,7 @@ class Grader:
         stopped until :meth:`release`."""
         self.clock.stop()
         outcome, self._stopped = await run_shared_verifier(
-            self.task, agent_env, self.trial_dir / "verifier" / phase, phase=phase
+            self.task, agent_env, self.trial_dir / "verifier" / phase, phase=phase, seed=self.verify_seed
         )
         return outcome
 

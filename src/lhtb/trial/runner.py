@@ -48,6 +48,7 @@ class TrialPlan:
     agent_timeout_sec: float
     settings: LoopSettings = field(default_factory=LoopSettings)
     retries: int = 0
+    verify_seed: int | None = None
 
 
 @dataclass
@@ -138,6 +139,7 @@ async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
         trial_dir=plan.trial_dir,
         clock=AgentClock(plan.agent_timeout_sec),
         keep_warm=settings.continue_until_timeout or settings.checkpoint_interval_sec is not None,
+        verify_seed=plan.verify_seed,
     )
     # The first verifier container starts beside the agent's, so its start is off the critical path.
     state.grader.warm_up()
@@ -213,6 +215,7 @@ def _result(state: _State, final: VerifierOutcome | None = None) -> TrialResult:
         continue_until_timeout=plan.settings.continue_until_timeout,
         verifier_mode=plan.task.config.verifier.environment_mode,
         feedback_mode=plan.settings.feedback_mode,
+        verify_seed=plan.verify_seed,
         comparable=plan.settings.feedback_mode == "binary",
     )
 

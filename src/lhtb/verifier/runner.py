@@ -34,6 +34,7 @@ from lhtb.errors import (
     VerifierTimeoutError,
 )
 from lhtb.fs import write_text_atomic
+from lhtb.grading.stress import SEED_ENV
 from lhtb.results.models import ErrorInfo, VerifierOutcome
 from lhtb.tasks.loader import Task
 
@@ -99,6 +100,11 @@ async def snapshot_artifacts(
 def sdk_host_dir() -> Path:
     """The installed ``lhtb`` package directory, mounted read-only so verifiers can import lhtb.grading."""
     return Path(lhtb.__file__).resolve().parent
+
+
+def seed_env(seed: int | None) -> dict[str, str]:
+    """The verify seed as the grading SDK reads it (lhtb.grading.stress.seed_from_env); none: the task's default."""
+    return {} if seed is None else {SEED_ENV: str(seed)}
 
 
 def verifier_env_vars(task: Task) -> dict[str, str]:
@@ -302,10 +308,12 @@ async def run_verifier(
     phase_dir: Path,
     *,
     phase: str = "final",
+    seed: int | None = None,
 ) -> VerifierOutcome:
     """Separate mode: install the artifacts, run tests/test.sh under the verifier timeout, parse the reward.
 
-    ``snapshot`` stays open (it may be graded again); whoever took it closes it."""
+    ``seed`` becomes LHTB_VERIFY_SEED (the hidden cases); ``snapshot`` stays open (it may be graded again);
+    whoever took it closes it."""
     phase_dir.mkdir(parents=True, exist_ok=True)
     if snapshot.refused:
         write_text_atomic(phase_dir / "refused-artifacts.txt", "\n".join(snapshot.refused) + "\n")
@@ -320,6 +328,7 @@ async def run_verifier(
         result = await verifier_env.exec(
             f"bash {TESTS_MOUNT}/test.sh",
             user=task.config.verifier.user,
+            env=seed_env(seed),
             timeout_sec=task.config.verifier.timeout_sec,
         )
         await collect_output(verifier_env, OUTPUT_DIR, phase_dir)

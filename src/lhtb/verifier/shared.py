@@ -20,7 +20,14 @@ from lhtb.errors import LhtbError, VerifierError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
-from lhtb.verifier.runner import OUTPUT_DIR, TRUSTED_PYTHON_ENV, collect_output, grade_outcome, sdk_host_dir
+from lhtb.verifier.runner import (
+    OUTPUT_DIR,
+    TRUSTED_PYTHON_ENV,
+    collect_output,
+    grade_outcome,
+    sdk_host_dir,
+    seed_env,
+)
 
 # Stops every process of the container but PID 1 (docker-init) and this exec (this shell and its parent, the
 # exec's `timeout`). `kill -STOP -1` signals every other process in one kernel pass that fork cannot race (a
@@ -86,7 +93,7 @@ async def continue_processes(env: DockerEnvironment, pids: list[str]) -> None:
 
 
 async def run_shared_verifier(
-    task: Task, agent_env: DockerEnvironment, phase_dir: Path, *, phase: str
+    task: Task, agent_env: DockerEnvironment, phase_dir: Path, *, phase: str, seed: int | None = None
 ) -> tuple[VerifierOutcome, list[str]]:
     """Grade live state; returns the outcome and the PIDs it stopped, which stay stopped until the caller
     continues them (after the fixed feedback pause: the agent must not see how long grading took)."""
@@ -119,6 +126,7 @@ async def run_shared_verifier(
         env = {**task.config.verifier.env, **TRUSTED_PYTHON_ENV, "PYTHONPATH": f"{root}/sdk"}
         env["LHTB_VERIFIER_OUTPUT_DIR"] = OUTPUT_DIR
         env["TMPDIR"] = f"{root}-tmp"
+        env.update(seed_env(seed))
         result = await agent_env.exec(
             f"bash {shlex.quote(root)}/tests/test.sh",
             user=task.config.verifier.user or "root",

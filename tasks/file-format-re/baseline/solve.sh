@@ -1,7 +1,7 @@
 #!/bin/bash
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
-# Weak baseline: fixes the varint, the compression flag, ancillary chunks and nested output directories so
-# plain archives decode; no checksum or consistency checks, continuation chunks dropped, no encoder.
+# Weak baseline: fixes the varint, the compression flag, ancillary and continuation chunks and nested output
+# directories so revision 1 archives decode; no checksum or consistency checks, no revision 2, no encoder.
 set -euo pipefail
 cd /app
 python3 - <<'PY'
@@ -18,6 +18,9 @@ fixes = [
      '    elif kind.islower():\n        chunk["payload"] = cur.read(cur.varint())\n    else:\n        raise LhpkError(f"unknown chunk type {kind!r}")'),
     ('        with open(os.path.join(out_dir, name), "wb") as handle:',
      '        os.makedirs(os.path.dirname(os.path.join(out_dir, name)), exist_ok=True)\n        with open(os.path.join(out_dir, name), "wb") as handle:'),
+    ('            files[chunk["name"]] = payload_bytes(chunk)\n',
+     '            files[chunk["name"]] = payload_bytes(chunk)\n            current = chunk["name"]\n'
+     '        elif chunk["kind"] == b"C":\n            files[current] += payload_bytes(chunk)\n'),
 ]
 for old, new in fixes:
     assert old in src, old

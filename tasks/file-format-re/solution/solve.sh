@@ -2,7 +2,8 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 # Gold solution: a strict LHPK decoder and an encoder, written from the format as reverse-engineered from the
 # samples and the compiled encoder (LEB128 varints, CRC over type+flags+body, F/C/E + ancillary chunks,
-# index footer), then checked against the samples and the reference encoder.
+# index footer), revision 2 (content CRC, per-entry zlib streams, L links) from the -v2 samples alone, then
+# checked against the samples and the reference encoder.
 set -euo pipefail
 cat > /app/lhpk.py <<'PY'
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
@@ -13,6 +14,10 @@ over type+flags+body. F: varint name_len, name, varint total_size, varint n, pay
 E: varint entry count. Lower-case types are ancillary (varint n, payload; skipped). Chunk flags: bit0 zlib,
 bit1 more pieces follow. Footer: body (varint count; per entry varint name_len, name, varint F offset,
 varint size), crc32(body) u32, len(body) u32, b"LHIX". Varints are unsigned LEB128.
+
+Revision 2 (version byte 2): F carries crc32(content) u32 after the size; an entry's payloads (F, then its C
+chunks), joined, are one zlib stream when bit0 is set (on every chunk of the entry); L (varint name_len, name,
+varint entry number) is an entry whose content is that of an earlier entry (numbers count links too).
 """
 
 from __future__ import annotations
@@ -103,13 +108,14 @@ def read_index(data):
 def decode(data):
     if len(data) < 8 or data[:4] != MAGIC:
         raise LhpkError("not an LHPK archive")
-    if data[4] != 1 or data[5] & ~1 or data[6:8] != b"\0\0":
+    if data[4] not in (1, 2) or data[5] & ~1 or data[6:8] != b"\0\0":
         raise LhpkError("unsupported header")
+    v2 = data[4] == 2
     end, index = len(data), None
     if data[5] & 1:
         end, index = read_index(data)
     cur = Cursor(data, 8, end)
-    files, order, current = {}, [], None
+    files, order, contents, current = {}, [], [], None
     while True:
         start = cur.pos
         kind = cur.read(1)
@@ -119,6 +125,7 @@ def decode(data):
                 raise LhpkError("entry started before the previous one ended")
             raw_name = cur.read(cur.varint())
             total = cur.varint()
+            content_crc = struct.unpack("<I", cur.read(4))[0] if v2 else None
             payload = cur.read(cur.varint())
         elif kind == b"C":
             if current is None:
@@ -126,6 +133,11 @@ def decode(data):
             payload = cur.read(cur.varint())
         elif kind == b"E":
             count = cur.varint()
+        elif kind == b"L" and v2:
+            if current is not None:
+                raise LhpkError("link inside an unfinished entry")
+            raw_name = cur.read(cur.varint())
+            target = cur.varint()
         elif b"a" <= kind <= b"z":
             payload = cur.read(cur.varint())
         else:
@@ -143,22 +155,41 @@ def decode(data):
             if flags:
                 raise LhpkError("flags on an ancillary chunk")
             continue
-        piece = inflate(payload) if flags & ZLIB else payload
-        if kind == b"F":
+        if kind in (b"F", b"L"):
             try:
                 name = raw_name.decode("utf-8", errors="strict")
             except UnicodeDecodeError:
                 raise LhpkError("entry name is not UTF-8") from None
             if not safe_name(name) or name in files:
                 raise LhpkError(f"unsafe or duplicate entry name {name!r}")
-            current = [name, total, [piece], start]
+        if kind == b"L":
+            if flags or target >= len(contents):
+                raise LhpkError("link to a missing entry")
+            files[name] = contents[target]
+            contents.append(contents[target])
+            order.append((name, start, len(contents[target])))
+            continue
+        if v2:
+            piece = payload
+            if kind == b"C" and (flags & ZLIB) != current[4]:
+                raise LhpkError("compression flag changes within an entry")
+        else:
+            piece = inflate(payload) if flags & ZLIB else payload
+        if kind == b"F":
+            current = [name, total, [piece], start, flags & ZLIB, content_crc]
         else:
             current[2].append(piece)
         if not flags & MORE:
             content = b"".join(current[2])
+            if v2:
+                if current[4]:
+                    content = inflate(content)
+                if zlib.crc32(content) != current[5]:
+                    raise LhpkError("content checksum mismatch")
             if len(content) != current[1]:
                 raise LhpkError("entry size mismatch")
             files[current[0]] = content
+            contents.append(content)
             order.append((current[0], current[3], current[1]))
             current = None
     if cur.pos != end:
@@ -178,22 +209,29 @@ def chunk(kind, flags, body):
 
 
 def encode(files, chunk_size=16384):
-    out = bytearray(MAGIC + bytes([1, 1, 0, 0]))
-    index = []
-    for name, data in files:
+    """Revision 2: duplicate contents become links, each entry is one zlib stream when that is smaller."""
+    out = bytearray(MAGIC + bytes([2, 1, 0, 0]))
+    index, first = [], {}
+    for number, (name, data) in enumerate(files):
         offset = len(out)
-        pieces = [data[i:i + chunk_size] for i in range(0, len(data), chunk_size)] or [b""]
+        raw = name.encode("utf-8")
+        if data in first:
+            out += chunk(b"L", 0, varint(len(raw)) + raw + varint(first[data]))
+            index.append((name, offset, len(data)))
+            continue
+        first[data] = number
+        stored, zflag = data, 0
+        if data:
+            packed = zlib.compress(data, 9)
+            if len(packed) < len(data):
+                stored, zflag = packed, ZLIB
+        pieces = [stored[i:i + chunk_size] for i in range(0, len(stored), chunk_size)] or [b""]
         for k, piece in enumerate(pieces):
-            flags = MORE if k < len(pieces) - 1 else 0
-            payload = piece
-            if piece:
-                packed = zlib.compress(piece, 6)
-                if len(packed) < len(piece):
-                    payload, flags = packed, flags | ZLIB
-            body = varint(len(payload)) + payload
+            flags = zflag | (MORE if k < len(pieces) - 1 else 0)
+            body = varint(len(piece)) + piece
             if k == 0:
-                raw = name.encode("utf-8")
-                out += chunk(b"F", flags, varint(len(raw)) + raw + varint(len(data)) + body)
+                head = varint(len(raw)) + raw + varint(len(data)) + struct.pack("<I", zlib.crc32(data))
+                out += chunk(b"F", flags, head + body)
             else:
                 out += chunk(b"C", flags, body)
         index.append((name, offset, len(data)))

@@ -12,6 +12,7 @@ from lhpkref import Options, chunk, encode, varint
 WORDS = ["alpha", "beta", "data", "notes", "img", "src", "lib", "report", "2024", "final", "v2", "tmp", "cfg"]
 UNICODE = ["résumé", "données", "über", "日本語", "naïve", "smörgåsbord", "Ελληνικά", "emoji-🙂"]
 BANNER = ((0, b"t", b"lhpkenc 1.4"),)
+BANNER2 = ((0, b"t", b"lhpkenc 2.1"),)
 
 
 def randint(rng: random.Random, low: int, high: int) -> int:
@@ -64,6 +65,25 @@ def make_tree(rng: random.Random, n_files=(2, 7), max_size=20000, unicode=False,
     return sorted(files)
 
 
+def add_duplicates(rng: random.Random, files: list, count: int) -> list:
+    """Copies of some contents under new names (a name never clashes with a file or a directory)."""
+    tree = dict(files)
+    for number in range(count):
+        source = pick(rng, sorted(tree))
+        name = f"{pick(rng, ['copy', 'backup', 'old', 'mirror'])}{number}/{source.rsplit('/', 1)[-1]}"
+        if not any(n == name or n.startswith(name + "/") or name.startswith(n + "/") for n in tree):
+            tree[name] = tree[source]
+    return sorted(tree.items())
+
+
+def text(rng: random.Random, size: int) -> bytes:
+    out = bytearray()
+    while len(out) < size:
+        words = " ".join(pick(rng, WORDS) for _ in range(randint(rng, 3, 9)))
+        out += f"{words} {randint(rng, 0, 99999)}\n".encode()
+    return bytes(out[:size])
+
+
 def decode_case(rng: random.Random, family: str) -> tuple:
     """(archive bytes, expected {name: bytes})"""
     if family == "basic":
@@ -96,6 +116,29 @@ def decode_case(rng: random.Random, family: str) -> tuple:
                                                                   content(rng, randint(rng, 200000, 320000)))]
         files = sorted(dict(files).items())
         opts = Options(chunk_size=pick(rng, [65536, 100000, 250000]))
+    elif family == "v2_basic":
+        files = add_duplicates(rng, make_tree(rng, empty=0.2), randint(rng, 1, 3))
+        opts = Options(version=2, ancillary=BANNER2, index=rng.random() < 0.7)
+    elif family == "v2_stream":
+        files = make_tree(rng, n_files=(1, 3), max_size=4000, empty=0.0)
+        files = sorted(dict(files + [(f"logs/{pick(rng, WORDS)}-{i}.log", text(rng, randint(rng, 30000, 90000)))
+                                     for i in range(randint(rng, 1, 2))]).items())
+        opts = Options(version=2, chunk_size=randint(rng, 200, 4000),
+                       compress=pick(rng, ["auto", "mixed", "always"]), level=pick(rng, [1, 6, 9]),
+                       index=rng.random() < 0.5, ancillary=BANNER2 if rng.random() < 0.5 else ())
+    elif family == "v2_names":
+        files = make_tree(rng, n_files=(4, 8), unicode=True, long_names=True, empty=0.4, max_size=3000)
+        files = add_duplicates(rng, files, randint(rng, 1, 4))
+        extra = tuple((randint(rng, 0, len(files) - 1), pick(rng, [b"p", b"m", b"q"]),
+                       content(rng, randint(rng, 0, 100))) for _ in range(randint(rng, 0, 3)))
+        opts = Options(version=2, ancillary=BANNER2 + extra, chunk_size=randint(rng, 300, 2000),
+                       compress=pick(rng, ["auto", "never"]), index=rng.random() < 0.5,
+                       trailing_ancillary=b"end" if rng.random() < 0.5 else b"")
+    elif family == "v2_large":
+        big = pick(rng, [text, content])(rng, randint(rng, 200000, 320000))
+        files = sorted(dict(make_tree(rng, n_files=(1, 2), max_size=5000)
+                            + [("big/a.dat", big), ("big/b.dat", big)]).items())
+        opts = Options(version=2, chunk_size=pick(rng, [65536, 100000, 250000]))
     else:
         raise KeyError(family)
     return encode(files, opts, rng), dict(files)
@@ -110,6 +153,49 @@ CORRUPTIONS = ["payload_flip", "crc_flip", "truncated", "bad_magic", "critical_c
                "absolute_path", "count_mismatch", "index_offset", "trailing_garbage", "orphan_continuation",
                "size_mismatch", "reserved_flag", "bad_zlib", "missing_continuation", "duplicate_name",
                "index_crc", "bad_version"]
+CORRUPTIONS_V2 = ["v2_content_crc", "v2_link_forward", "v2_stream_truncated", "v2_bad_version", "v2_link_name"]
+
+
+def corrupt_case_v2(rng: random.Random, kind: str) -> tuple:
+    """(clean revision 2 archive, expected files, corrupted archive)."""
+    files = add_duplicates(rng, make_tree(rng, n_files=(2, 4), max_size=3000, empty=0.0), 1)
+    expected = dict(files)
+    if kind == "v2_content_crc":  # a stored payload byte changed, the chunk CRC recomputed
+        opts = Options(version=2, compress="never", index=False, chunk_size=100000)
+        clean = encode(files, opts)
+        bad = bytearray(clean)
+        from lhpkref import Reader
+        reader = Reader(bytes(bad), 10)
+        reader.take(reader.varint())
+        reader.varint()
+        reader.take(4)
+        length = reader.varint()
+        bad[reader.pos + randint(rng, 0, length - 1)] ^= 0x20
+        _recrc(bad, 8, reader.pos + length)
+    elif kind == "v2_link_forward":
+        opts = Options(version=2, chunk_size=1000, index=False)
+        clean = encode(files, opts)
+        target = files[:1] + [(files[0][0] + ".dup", files[0][1])] + files[1:]
+        bad = encode(target, Options(version=2, chunk_size=1000, index=False, link_shift=1 + randint(rng, 0, 2)))
+        del opts
+    elif kind == "v2_stream_truncated":
+        files = sorted(dict(files + [("logs/run.log", text(rng, randint(rng, 20000, 40000)))]).items())
+        expected = dict(files)
+        opts = Options(version=2, chunk_size=randint(rng, 300, 900), index=False)
+        clean = encode(files, opts)
+        bad = encode(files, Options(version=2, chunk_size=opts.chunk_size, index=False, drop_last_piece=True))
+    elif kind == "v2_bad_version":
+        clean = encode(files, Options(version=2, ancillary=BANNER2))
+        bad = bytearray(clean)
+        bad[4] = 3
+    elif kind == "v2_link_name":  # a link whose name is unsafe, taken, or under a file
+        clean = encode(files, Options(version=2, index=False))
+        first = files[0][0]
+        evil = pick(rng, ["../" + first, "/srv/" + first, first, first + "/inner", "a//" + first])
+        bad = encode(files + [(evil, files[0][1])], Options(version=2, index=False))
+    else:
+        raise KeyError(kind)
+    return clean, expected, bytes(bad)
 
 
 def corrupt_case(rng: random.Random, kind: str) -> tuple:
@@ -134,7 +220,7 @@ def corrupt_case(rng: random.Random, kind: str) -> tuple:
         bad = bytearray(b"LHPX" + clean[4:])
     elif kind == "bad_version":
         bad = bytearray(clean)
-        bad[4] = 2
+        bad[4] = pick(rng, [0, 3, 17])
     elif kind == "critical_chunk":
         files_opts = Options(index=False, chunk_size=1000, ancillary=((1, b"X", b"critical?"),))
         bad = bytearray(encode(files, files_opts))
@@ -229,4 +315,9 @@ def corrupt_case(rng: random.Random, kind: str) -> tuple:
 def encode_tree(rng: random.Random, index: int) -> list:
     shapes = [dict(), dict(unicode=True, empty=0.4, max_size=2000), dict(max_size=60000, n_files=(2, 4)),
               dict(long_names=True), dict(n_files=(6, 10), max_size=5000)]
-    return make_tree(rng, **shapes[index % len(shapes)])
+    files = make_tree(rng, **shapes[index % len(shapes)])
+    if index % 3 != 2:
+        files = add_duplicates(rng, files, randint(rng, 1, 3))
+    if index % 2 == 1:
+        files = sorted(dict(files + [("logs/big.log", text(rng, randint(rng, 60000, 150000)))]).items())
+    return files

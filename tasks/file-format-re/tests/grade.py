@@ -1,10 +1,10 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 """Verifier of file-format-re: run the agent's ``/app/lhpk.py decode|encode`` on archives and trees it never saw.
 
-Archives come from tests/lhpkref.py (the verifier's configurable encoder) with seeded rare features; the
-agent's encoder output is checked with the verifier's strict decoder. Corrupted archives count only together
-with their clean twin (clean decoded right AND corrupted rejected), so a tool that rejects everything earns
-nothing there.
+Archives come from tests/lhpkref.py (the verifier's configurable encoder, both format revisions) with seeded
+rare features; the agent's encoder must write revision 2, checked with the verifier's strict decoder.
+Corrupted archives count only together with their clean twin (clean decoded right AND corrupted rejected),
+so a tool that rejects everything earns nothing there.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from cases import CORRUPTIONS, decode_case, corrupt_case, encode_tree
+from cases import CORRUPTIONS, CORRUPTIONS_V2, corrupt_case, corrupt_case_v2, decode_case, encode_tree
 from lhpkref import FormatError, Options, decode, encode
 
 from lhtb.grading import Scorecard, stress
@@ -24,7 +24,8 @@ TOOL = "/app/lhpk.py"
 SAMPLES = Path(__file__).resolve().parent / "public" / "samples"  # copies of public data: see docs/authoring.md
 BASIC = {"basic": 3, "no_index": 3}
 RARE = {"continuation": 3, "ancillary": 3, "mixed": 3, "names": 3, "large": 2}
-ENCODE_TREES = 6
+V2 = {"v2_basic": 3, "v2_stream": 3, "v2_names": 3, "v2_large": 2}
+ENCODE_TREES = 8
 SIZE_BANDS = [(1.02, 1.0), (1.15, 0.5), (1.6, 0.0)]
 
 
@@ -110,32 +111,42 @@ def main() -> None:
     for archive in sorted(SAMPLES.glob("*.lhpk")):
         expected = read_tree(SAMPLES / archive.stem)
         public.append(tool.decoded_right(f"sample {archive.stem}", archive.read_bytes(), expected))
-    card.fraction("public_samples", 1, public, visibility="public", detail="the archives in /app/samples")
+    card.fraction("public_samples", 0.5, public, visibility="public", detail="the archives in /app/samples")
 
     basic = []
     for family, count in BASIC.items():
         for i in range(count):
             archive, expected = decode_case(stress.rng(SEED, "decode", family, i), family)
             basic.append(tool.decoded_right(f"{family}-{i}", archive, expected))
-    card.fraction("hidden_decode_basic", 2, basic, detail="archives like the encoder's, with and without index")
+    card.fraction("hidden_decode_basic", 1, basic,
+                  detail="revision 1 archives like the encoder's, with and without index")
 
     rare = []
     for family, count in RARE.items():
         for i in range(count):
             archive, expected = decode_case(stress.rng(SEED, "decode", family, i), family)
             rare.append(tool.decoded_right(f"{family}-{i}", archive, expected))
-    card.fraction("hidden_decode_rare_features", 3, rare,
-                  detail="continuation, ancillary chunks, mixed compression, unicode/long names, large files")
+    card.fraction("hidden_decode_rare_features", 1.5, rare,
+                  detail="revision 1: continuation, ancillary, mixed compression, unicode/long names, large")
+
+    rev2 = []
+    for family, count in V2.items():
+        for i in range(count):
+            archive, expected = decode_case(stress.rng(SEED, "decode", family, i), family)
+            rev2.append(tool.decoded_right(f"{family}-{i}", archive, expected))
+    card.fraction("hidden_decode_revision2", 3, rev2,
+                  detail="revision 2: links, per-entry streams in pieces, content checksums, rare features")
 
     rejected = []
-    for kind in CORRUPTIONS:
-        clean, expected, bad = corrupt_case(stress.rng(SEED, "corrupt", kind), kind)
+    for kind in CORRUPTIONS + CORRUPTIONS_V2:
+        make = corrupt_case_v2 if kind in CORRUPTIONS_V2 else corrupt_case
+        clean, expected, bad = make(stress.rng(SEED, "corrupt", kind), kind)
         good = tool.decoded_right(f"{kind} (clean twin)", clean, expected)
         ok, _ = tool.decode(kind, bad)
         if good and ok:
             tool.notes.append(f"{kind}: corrupted archive accepted")
         rejected.append(good and not ok)
-    card.fraction("hidden_reject_corrupted", 3, rejected,
+    card.fraction("hidden_reject_corrupted", 4, rejected,
                   detail="corrupted archive exits nonzero while its clean twin decodes right")
 
     round_trips, agent_size, reference_size = [], 0, 0
@@ -143,6 +154,8 @@ def main() -> None:
         files = dict(encode_tree(stress.rng(SEED, "encode", i), i))
         archive = tool.encode(f"encode-{i}", files)
         try:
+            if archive is not None and archive[4:5] != b"\x02":
+                raise FormatError("not a revision 2 archive")
             ok = archive is not None and decode(archive) == files
         except FormatError as exc:
             tool.notes.append(f"encode-{i}: graders' decoder rejects it: {exc}")
@@ -150,12 +163,12 @@ def main() -> None:
         round_trips.append(ok)
         if ok:
             agent_size += len(archive)
-            reference_size += len(encode(sorted(files.items()), Options()))
-    card.fraction("hidden_encode_round_trip", 3, round_trips,
-                  detail="agent's archives decode to the exact tree with the graders' strict decoder")
+            reference_size += len(encode(sorted(files.items()), Options(version=2)))
+    card.fraction("hidden_encode_round_trip", 4, round_trips,
+                  detail="the agent's revision 2 archives decode to the exact tree (graders' strict decoder)")
     ratio = agent_size / reference_size if all(round_trips) else float("inf")
     card.banded("hidden_encode_size", 1, ratio, bands=SIZE_BANDS,
-                detail="archive size / reference encoder's size (only when every round trip is right)")
+                detail="archive size / lhpkenc 2.1's size (only when every round trip is right)")
     if tool.notes:
         print("notes:\n  " + "\n  ".join(tool.notes[:60]))
     card.write()

@@ -2,7 +2,7 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 # Gold solution: replace the buggy gridopt modules by fixed ones (susceptance 1/x, slack row removed from the
 # injections, limits in both directions, incremental piecewise slopes, ratings in per unit, out-of-service
-# units dropped) and add the dispatch.py entry point.
+# units dropped, one angle reference and one power balance per island) and add the dispatch.py entry point.
 set -euo pipefail
 cp /solution/gridopt/*.py /app/gridopt/
 cp /solution/dispatch.py /app/dispatch.py

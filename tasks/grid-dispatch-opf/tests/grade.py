@@ -1,8 +1,9 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 """Verifier of grid-dispatch-opf: run ``/app/dispatch.py NETWORK.json OUT.json`` on unseen networks.
 
-Hidden networks come from tests/netgen.py with the verifier's seed, six families; tests/reference.py is an
-independent DC-OPF (PTDF + HiGHS) giving the expected answer.
+Hidden networks come from tests/netgen.py with the verifier's seed, seven families; tests/reference.py is an
+independent DC-OPF (PTDF + HiGHS) giving the expected answer. The public networks are graded from the
+verifier's own copies in tests/public/ (identical to environment/examples/), never from /app.
 """
 
 from __future__ import annotations
@@ -10,16 +11,18 @@ from __future__ import annotations
 import json
 import math
 import sys
+from pathlib import Path
 
 from netgen import FAMILIES, make_network
-from reference import _on, ptdf, solve
+from reference import _on, islands, ptdf, solve
 
 from lhtb.grading import Scorecard, stress
 from lhtb.grading.sandbox import AgentRunner, read_regular_file, work_dir, writable_dir
 
 SEED = 46017
-PER_FAMILY = 3
+PER_FAMILY = 5
 APP = "/app"
+PUBLIC = Path(__file__).resolve().parent / "public"
 MW_TOL = 0.1
 PHYS_TOL = 1e-3
 COST_TOL = 1e-4
@@ -81,7 +84,7 @@ def cost_score(error: float) -> float:
 
 
 def physically_feasible(net, got) -> bool:
-    """The agent's dispatch balances the load, respects unit limits and line ratings, and its flows match it."""
+    """The agent's dispatch balances the load of every island, respects unit limits and line ratings, and its flows match it."""
     if not isinstance(got, dict) or got.get("status") != "optimal" or not isinstance(got.get("dispatch_mw"), dict):
         return False
     if not isinstance(got.get("flows_mw"), dict):
@@ -102,8 +105,10 @@ def physically_feasible(net, got) -> bool:
             return False
         inj[idx[str(gen["bus"])]] += p
         total += p
-    if abs(sum(inj)) > PHYS_TOL:
-        return False
+    comp = islands(net)
+    for label in set(comp):
+        if abs(math.fsum(v for k, v in enumerate(inj) if comp[k] == label)) > PHYS_TOL:
+            return False
     flows = m @ inj
     for r, ln in enumerate(lines):
         if abs(flows[r]) > float(ln["rate_mw"]) + PHYS_TOL:
@@ -115,12 +120,14 @@ def physically_feasible(net, got) -> bool:
 
 
 def main() -> None:
+    seed = stress.seed_from_env(SEED)
     card = Scorecard()
+    card.metadata["seed"] = seed
     runner = Runner()
 
     public_ok = []
     for name in ("case_a", "case_b"):
-        net = json.loads(open(f"/app/examples/{name}.json", encoding="utf-8").read())
+        net = json.loads((PUBLIC / f"{name}.json").read_text(encoding="utf-8"))
         exp = solve(net)
         got = runner.run(f"public-{name}", net)
         public_ok.append(
@@ -132,7 +139,7 @@ def main() -> None:
     cases = []
     for family in FAMILIES:
         for i in range(PER_FAMILY):
-            net = make_network(stress.rng(SEED, family, i), family)
+            net = make_network(stress.rng(seed, family, i), family)
             cases.append((net, solve(net), runner.run(f"{family}-{i}", net)))
     feasible = [(n, e, g) for n, e, g in cases if e["status"] == "optimal"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from reference import ptdf, solve
+from reference import islands, ptdf, solve
 
-FAMILIES = ["radial", "meshed", "congested", "piecewise", "contingency", "infeasible"]
+FAMILIES = ["radial", "meshed", "congested", "piecewise", "contingency", "islanded", "infeasible"]
 
 
 def _tree(rng: random.Random, n: int) -> list[tuple[int, int]]:
@@ -24,6 +24,43 @@ def _connected(n: int, edges) -> bool:
             if nb not in seen:
                 seen.add(nb); stack.append(nb)
     return len(seen) == n
+
+
+def _split(rng: random.Random, net: dict, size: int) -> list[str] | None:
+    """Take out every line between a connected group of ``size`` buses and the rest; None if the rest falls
+    apart or the group does not fit."""
+    ids = [b["id"] for b in net["buses"]]
+    live = [ln for ln in net["lines"] if ln.get("in_service", True)]
+    adj = {b: [] for b in ids}
+    for ln in live:
+        adj[ln["from"]].append(ln["to"]); adj[ln["to"]].append(ln["from"])
+    group = [ids[rng.randrange(len(ids))]]
+    while len(group) < size:
+        border = sorted({nb for b in group for nb in adj[b]} - set(group))
+        if not border:
+            return None
+        group.append(border[rng.randrange(len(border))])
+    inside = set(group)
+    for ln in live:
+        if (ln["from"] in inside) != (ln["to"] in inside):
+            ln["in_service"] = False
+    comp = islands(net)
+    if len(set(comp)) != 2:
+        return None
+    return group
+
+
+def _island_units(rng: random.Random, net: dict, group: list[str]) -> None:
+    """Give a group of buses enough live generation of its own to serve its load."""
+    inside = set(group)
+    load = sum(ld["p_mw"] for ld in net["loads"] if ld["bus"] in inside)
+    cap = sum(g["pmax_mw"] for g in net["generators"] if g["bus"] in inside and g.get("in_service", True))
+    if cap < 1.2 * load or rng.random() < 0.5:
+        pmax = round(max(1.5 * load - cap, 0.3 * load, 20.0), 1)
+        net["generators"].append({
+            "id": f"G{len(net['generators']) + 1}", "bus": group[rng.randrange(len(group))], "pmin_mw": 0.0,
+            "pmax_mw": pmax, "cost": _cost(rng, 0.0, pmax, rng.random() < 0.4),
+        })
 
 
 def _cost(rng: random.Random, pmin: float, pmax: float, piecewise: bool) -> dict:
@@ -89,15 +126,19 @@ def _base(rng: random.Random, family: str) -> dict:
     return {"name": f"{family}", "base_mva": 100.0, "buses": buses, "lines": lines, "generators": gens, "loads": loads}
 
 
-def _tighten(rng: random.Random, net: dict, share: float) -> None:
-    """Set line ratings around the unconstrained flows; some tight enough to bind."""
-    sol = solve(net)
+def _tighten(rng: random.Random, net: dict, share: float) -> dict[str, float]:
+    """Set line ratings around the unconstrained flows, some tight enough to bind; returns those flows."""
     for ln in net["lines"]:
-        f = abs(sol["flows_mw"][ln["id"]]) if sol["status"] == "optimal" else 50.0
+        ln["rate_mw"] = 9999.0
+    sol = solve(net)
+    flows = {}
+    for ln in net["lines"]:
+        f = flows[ln["id"]] = abs(sol["flows_mw"][ln["id"]]) if sol["status"] == "optimal" else 50.0
         if rng.random() < share:
             ln["rate_mw"] = round(max(5.0, f * rng.uniform(0.55, 0.9)), 1)
         else:
             ln["rate_mw"] = round(max(20.0, f * rng.uniform(1.3, 2.5)), 1)
+    return flows
 
 
 def make_network(rng: random.Random, family: str) -> dict:
@@ -113,28 +154,48 @@ def make_network(rng: random.Random, family: str) -> dict:
                 if _connected(n, rest):
                     net["lines"][r]["in_service"] = False
                     break
-        share = {"radial": 0.0, "meshed": 0.1, "congested": 0.35, "piecewise": 0.15, "contingency": 0.25}.get(family, 0.3)
-        _tighten(rng, net, share)
-        if family == "infeasible":
-            kind = rng.randrange(3)
-            loads = net["loads"]
-            if kind == 0:  # load exceeds in-service capacity (but not if out-of-service units are counted)
-                live = sum(g["pmax_mw"] for g in net["generators"] if g.get("in_service", True))
-                extra = live - sum(ld["p_mw"] for ld in loads) + rng.uniform(5, 30)
-                loads[0]["p_mw"] = round(loads[0]["p_mw"] + extra, 1)
-                dead = [g for g in net["generators"] if not g.get("in_service", True)]
-                dead[0]["pmax_mw"] = round(extra + 200.0, 1)
-            elif kind == 1:  # minimum outputs exceed the load
-                g = max(net["generators"], key=lambda g: g["pmax_mw"] if g.get("in_service", True) else -1)
-                g["pmin_mw"] = round(min(g["pmax_mw"], sum(ld["p_mw"] for ld in loads) + rng.uniform(5, 20)), 1)
-                g["pmax_mw"] = max(g["pmax_mw"], g["pmin_mw"])
-                g["cost"] = {"type": "linear", "c0": 10.0, "c1": 30.0}
-            else:  # congestion: every line far too weak in both directions
-                for ln in net["lines"]:
-                    ln["rate_mw"] = round(ln["rate_mw"] * 0.15, 1)
-            if solve(net)["status"] == "infeasible":
-                return net
+        if family == "islanded":
+            group = _split(rng, net, rng.randint(1, max(2, len(net["buses"]) // 3)))
+            if group is None:
+                continue
+            if len(group) > 1 or any(ld["bus"] == group[0] for ld in net["loads"]):
+                _island_units(rng, net, group)
+            rest = [b["id"] for b in net["buses"] if b["id"] not in group]
+            _island_units(rng, net, rest)
+        share = {"radial": 0.3, "meshed": 0.25, "congested": 0.35, "piecewise": 0.25, "contingency": 0.25, "islanded": 0.25}.get(family, 0.3)
+        if family != "infeasible":
+            for _ in range(10):  # at least one rating must bind
+                flows = _tighten(rng, net, share)
+                binding = any(ln["rate_mw"] < flows[ln["id"]] - 1.0 for ln in net["lines"] if ln.get("in_service", True))
+                if binding and solve(net)["status"] == "optimal":
+                    return net
             continue
-        if solve(net)["status"] == "optimal":
+        _tighten(rng, net, share)
+        kind = rng.randrange(4)
+        loads = net["loads"]
+        if kind == 0:  # load exceeds in-service capacity (but not if out-of-service units are counted)
+            live = sum(g["pmax_mw"] for g in net["generators"] if g.get("in_service", True))
+            extra = live - sum(ld["p_mw"] for ld in loads) + rng.uniform(5, 30)
+            loads[0]["p_mw"] = round(loads[0]["p_mw"] + extra, 1)
+            dead = [g for g in net["generators"] if not g.get("in_service", True)]
+            dead[0]["pmax_mw"] = round(extra + 200.0, 1)
+        elif kind == 1:  # minimum outputs exceed the load
+            g = max(net["generators"], key=lambda g: g["pmax_mw"] if g.get("in_service", True) else -1)
+            g["pmin_mw"] = round(min(g["pmax_mw"], sum(ld["p_mw"] for ld in loads) + rng.uniform(5, 20)), 1)
+            g["pmax_mw"] = max(g["pmax_mw"], g["pmin_mw"])
+            g["cost"] = {"type": "linear", "c0": 10.0, "c1": 30.0}
+        elif kind == 2:  # congestion: every line far too weak in both directions
+            for ln in net["lines"]:
+                ln["rate_mw"] = round(ln["rate_mw"] * 0.15, 1)
+        else:  # an outage cuts off loads that no unit of their own island can serve
+            group = _split(rng, net, rng.randint(1, 3))
+            if group is None:
+                continue
+            for g in net["generators"]:
+                if g["bus"] in group:
+                    g["in_service"] = False
+            if not any(ld["bus"] in group for ld in loads):
+                loads.append({"bus": group[0], "p_mw": round(rng.uniform(10, 60), 1)})
+        if solve(net)["status"] == "infeasible":
             return net
     raise RuntimeError(f"could not build a {family} network")

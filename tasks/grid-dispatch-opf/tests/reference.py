@@ -17,17 +17,44 @@ def _on(value) -> bool:
     return str(value).strip().lower() in {"1", "true", "yes", "on"}
 
 
+def islands(data: dict) -> list[int]:
+    """The island (connected component over in-service lines) of every bus, numbered from 0."""
+    buses = [str(b["id"]) for b in data["buses"]]
+    idx = {b: k for k, b in enumerate(buses)}
+    adj = [[] for _ in buses]
+    for ln in data["lines"]:
+        if _on(ln.get("in_service")):
+            i, j = idx[str(ln["from"])], idx[str(ln["to"])]
+            adj[i].append(j); adj[j].append(i)
+    comp = [-1] * len(buses)
+    for start in range(len(buses)):
+        if comp[start] < 0:
+            label = max(comp) + 1
+            comp[start], stack = label, [start]
+            while stack:
+                for nb in adj[stack.pop()]:
+                    if comp[nb] < 0:
+                        comp[nb] = label; stack.append(nb)
+    return comp
+
+
 def ptdf(data: dict):
+    """Injection-to-flow matrix (MW per MW) of the in-service lines; each island's angles are referenced to its
+    own bus (the slack in the slack's island), which leaves the flows of a balanced island unchanged."""
     buses = [str(b["id"]) for b in data["buses"]]
     idx = {b: k for k, b in enumerate(buses)}
     slack = next((k for k, b in enumerate(data["buses"]) if str(b.get("type", "pq")).lower() == "slack"), 0)
     lines = [ln for ln in data["lines"] if _on(ln.get("in_service"))]
     n = len(buses)
+    comp = islands(data)
+    refs = {comp[slack]: slack}
+    for k in range(n):
+        refs.setdefault(comp[k], k)
     bbus = np.zeros((n, n))
     for ln in lines:
         i, j, b = idx[str(ln["from"])], idx[str(ln["to"])], 1.0 / float(ln["x"])
         bbus[i, i] += b; bbus[j, j] += b; bbus[i, j] -= b; bbus[j, i] -= b
-    keep = [k for k in range(n) if k != slack]
+    keep = [k for k in range(n) if k not in refs.values()]
     x = np.zeros((n, n))
     x[np.ix_(keep, keep)] = np.linalg.inv(bbus[np.ix_(keep, keep)])
     m = np.zeros((len(lines), n))
@@ -68,14 +95,23 @@ def solve(data: dict) -> dict:
     if not cols:
         return infeasible
     cmat = np.array(cols).T
-    a_eq = np.ones((1, len(c)))
-    b_eq = [-floor_inj.sum()]
+    # one power balance per island
+    comp = np.array(islands(data))
+    a_eq, b_eq = [], []
+    for label in range(comp.max() + 1):
+        row = cmat[comp == label].sum(axis=0)
+        need = -floor_inj[comp == label].sum()
+        if not row.any():
+            if abs(need) > 1e-9:
+                return infeasible
+            continue
+        a_eq.append(row); b_eq.append(need)
     rates = np.array([float(ln["rate_mw"]) for ln in lines])
     flow0 = m @ floor_inj
     a = m @ cmat
     a_ub = np.vstack([a, -a]) if len(lines) else None
     b_ub = np.concatenate([rates - flow0, rates + flow0]) if len(lines) else None
-    res = linprog(np.array(c), A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    res = linprog(np.array(c), A_ub=a_ub, b_ub=b_ub, A_eq=np.array(a_eq), b_eq=b_eq, bounds=bounds, method="highs")
     if res.status != 0:
         return infeasible
     disp = {str(g["id"]): 0.0 for g in data["generators"]}

@@ -1,7 +1,9 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 """Verifier of multi-currency-reconciliation: run the agent's
 `/app/reconcile.py STATEMENTS_DIR LEDGER.csv RATES.csv OUT_DIR` on data sets generated here (tests/recongen.py,
-one family per kind of edge case) and compare with the reference reconciliation (tests/reference_reconcile.py)."""
+one family per kind of edge case) and compare with the reference reconciliation (tests/reference_reconcile.py).
+The public sample is regenerated here from the build's seed (the verifier's own copy of /app/sample), so what is
+graded never depends on files the agent could have edited."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import csv
 import io
 import json
 import math
+import random
 import sys
 from pathlib import Path
 
@@ -21,8 +24,9 @@ from lhtb.grading import Scorecard, stress  # noqa: E402
 from lhtb.grading.sandbox import AgentRunner, read_regular_file, work_dir, writable_dir  # noqa: E402
 
 SEED = 4711
+SAMPLE_SEED = 20240301  # environment/Dockerfile builds /app/sample with this seed
 APP_DIR = "/app"
-PER_FAMILY = 2
+PER_FAMILY = 4
 FAMILIES = {
     "clean": frozenset(),
     "fx_rates": frozenset({"fx", "weekend"}),
@@ -122,6 +126,11 @@ def files_exact(actual: Outputs, expected: Outputs) -> bool:
             and norm(actual.unmatched_text) == norm(expected.unmatched_text))
 
 
+def readable(data_dir: Path) -> None:
+    for path in [data_dir, *data_dir.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+
+
 class Harness:
     def __init__(self) -> None:
         self.runner = AgentRunner(APP_DIR, timeout_sec=30.0, max_timeouts=3)
@@ -142,12 +151,15 @@ def main() -> None:
     card.metadata["seed"] = seed
     harness = Harness()
 
-    public_actual, public_expected = harness.run("public", Path(APP_DIR, "sample"))
+    sample = harness.root / "sample"
+    write_dataset(sample, make_dataset(random.Random(SAMPLE_SEED), frozenset(KNOBS)))
+    readable(sample)
+    public_actual, public_expected = harness.run("public", sample)
     card.binary("public_runs", 0.5, public_actual.summary is not None and public_actual.matches_text is not None
                 and public_actual.unmatched_text is not None, visibility="public",
-                detail="reconcile.py writes matches.csv, unmatched.csv and summary.json for /app/sample")
+                detail="reconcile.py writes matches.csv, unmatched.csv and summary.json for the public sample")
     card.binary("public_sample", 1, files_exact(public_actual, public_expected) and counts_right(public_actual, public_expected),
-                visibility="public", detail="/app/sample reconciled exactly")
+                visibility="public", detail="the public sample (/app/sample) reconciled exactly")
 
     results = []
     for family, knobs in FAMILIES.items():
@@ -155,8 +167,7 @@ def main() -> None:
         for index in range(PER_FAMILY):
             data_dir = harness.root / f"{family}-{index}"
             write_dataset(data_dir, make_dataset(stress.rng(seed, "recon", family, index), knobs))
-            for path in [data_dir, *data_dir.rglob("*")]:
-                path.chmod(0o755 if path.is_dir() else 0o644)
+            readable(data_dir)
             actual, expected = harness.run(f"{family}-{index}", data_dir)
             results.append((actual, expected))
             cases += line_cases(actual, expected)

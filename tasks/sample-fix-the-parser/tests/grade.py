@@ -2,7 +2,7 @@
 """Verifier of sample-fix-the-parser: run the agent's ``python3 -m logparse FILE`` on public and hidden logs.
 
 Every case compares the printed JSON with the verifier's own reference summariser (tests/reference.py).
-Hidden logs are generated here, from a fixed seed, so they never exist in the agent's image.
+Hidden logs are generated here, from the verify seed (stress.seed_from_env), so they never exist in the agent's image.
 """
 
 from __future__ import annotations
@@ -64,24 +64,27 @@ class LogChecker:
         card.fraction(name, weight, [passed for passed, _ in results], detail=detail, **kw)
 
 
-def reorder(text: str, label: str) -> str:
+def reorder(text: str, seed: int, label: str) -> str:
     lines = text.splitlines()
-    stress.rng(SEED, "public-order", label).shuffle(lines)
+    stress.rng(seed, "public-order", label).shuffle(lines)
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     card = Scorecard()
+    seed = stress.seed_from_env(SEED)
+    card.metadata["seed"] = seed
     checker = LogChecker()
     # The public examples' lines in a seeded new order: same content, other bytes, so a program that looks up
     # the shipped example outputs gains nothing, while a correct parser passes (expected stats are recomputed).
     public = [
-        (path.stem, reorder(path.read_text(encoding="utf-8"), path.stem)) for path in sorted(PUBLIC_DIR.glob("*.log"))
+        (path.stem, reorder(path.read_text(encoding="utf-8"), seed, path.stem))
+        for path in sorted(PUBLIC_DIR.glob("*.log"))
     ]
     checker.score(card, "public_examples", 1, public, visibility="public")
     for family, weight in HIDDEN_FAMILIES.items():
         # One independent stream per (family, case): adding a case or a family never shifts the others.
-        cases = [(f"{family}-{i}", make_log(stress.rng(SEED, family, i), family)) for i in range(CASES_PER_FAMILY)]
+        cases = [(f"{family}-{i}", make_log(stress.rng(seed, family, i), family)) for i in range(CASES_PER_FAMILY)]
         checker.score(card, f"hidden_{family}", weight, cases, visibility="hidden")
     card.write()
 

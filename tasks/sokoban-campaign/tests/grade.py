@@ -22,7 +22,10 @@ SEED = stress.seed_from_env(60417)
 PUBLIC_DIR = Path(__file__).resolve().parent / "public"  # the verifier's copy of the campaign in /app/levels
 APP_DIR = "/app"
 SOLVER = "/app/solver.py"
-TIME_LIMIT_SEC = 6.0
+TIME_LIMIT_SEC = 6  # CPU seconds per level (prlimit): a busy machine costs a solver nothing
+WALL_LIMIT_SEC = 60.0  # only a guard against a solver that sleeps or waits
+MAX_TIMEOUTS = 2  # per family; CPU-limit kills and wall timeouts alike
+CPU_KILLED = {"exit status -24", "exit status -9"}  # SIGXCPU at the soft limit, SIGKILL at the hard one
 # family -> (levels, weight)
 HIDDEN = {"small": (3, 1), "medium": (4, 2), "rooms": (4, 2), "crowded": (3, 2), "irregular": (3, 2)}
 OPTIMALITY_BANDS = [(0.5, 0.0), (0.9, 0.5), (1.0, 1.0)]
@@ -31,6 +34,7 @@ OPTIMALITY_BANDS = [(0.5, 0.0), (0.9, 0.5), (1.0, 1.0)]
 class Player:
     def __init__(self) -> None:
         self.runners: dict[str, AgentRunner] = {}
+        self.cpu_outs: dict[str, int] = {}
         self.dir = work_dir("sokoban-levels-")
         self.notes: list[str] = []
 
@@ -40,8 +44,16 @@ class Player:
         path.write_text(text)
         path.chmod(0o644)
         # each group of levels has its own timeout allowance, so timeouts in one group never cost another
-        runner = self.runners.setdefault(group, AgentRunner(APP_DIR, timeout_sec=TIME_LIMIT_SEC, max_timeouts=2))
-        run = runner.run([sys.executable, SOLVER, str(path)])
+        runner = self.runners.setdefault(group, AgentRunner(APP_DIR, timeout_sec=WALL_LIMIT_SEC, max_timeouts=2))
+        if runner.timeouts + self.cpu_outs.get(group, 0) >= MAX_TIMEOUTS:
+            self.notes.append(f"{name}: not run: the solver timed out too often in this family")
+            return False, 0.0
+        limit = f"--cpu={TIME_LIMIT_SEC}:{TIME_LIMIT_SEC + 1}"
+        run = runner.run(["prlimit", limit, sys.executable, SOLVER, str(path)])
+        if run.note in CPU_KILLED:
+            self.cpu_outs[group] = self.cpu_outs.get(group, 0) + 1
+            self.notes.append(f"{name}: over {TIME_LIMIT_SEC} s of CPU time")
+            return False, 0.0
         if not run.ok:
             self.notes.append(f"{name}: {run.note}")
             return False, 0.0

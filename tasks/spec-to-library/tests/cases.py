@@ -10,8 +10,8 @@ from reference_recur import RuleError, TooSparse, occurrences
 
 WD = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 FAMILY_SIZES = {
-    "basic": 30, "until": 25, "byday": 40, "bymonthday": 35, "bysetpos": 35,
-    "weekly_wkst": 30, "exdate": 30, "yearly": 35, "invalid": 30,
+    "basic": 60, "until": 50, "byday": 80, "bymonthday": 70, "bysetpos": 70,
+    "weekly_wkst": 60, "exdate": 60, "yearly": 70, "invalid": 60,
 }
 
 
@@ -214,9 +214,9 @@ def _reasonable(case) -> bool:
     return True
 
 
-def family_cases(seed: int, family: str) -> list[tuple[str, str, str]]:
+def family_cases(seed: int, family: str, n: int | None = None) -> list[tuple[str, str, str]]:
     out = []
-    for i in range(FAMILY_SIZES[family]):
+    for i in range(FAMILY_SIZES[family] if n is None else n):
         rng = stress.rng(seed, "recur", family, i)
         case = make_case(family, rng)
         while family != "invalid" and not _reasonable(case):

@@ -1,13 +1,15 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
-"""The verifier's reference: the generator's structured mechanism integrated by scipy's Radau at tight
-tolerances, with an analytic Jacobian. Returns concentrations in the conditions' units at its times."""
+"""The verifier's reference: the generator's structured mechanism integrated by LSODA (odeint) at tight
+tolerances with an analytic Jacobian (Radau if LSODA fails). Returns concentrations in the conditions' units at
+its times. Also the f and J that the counting server evaluates for the agent's solver, and the work scipy's
+Radau needs at a case's own tolerances."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from scipy.integrate import solve_ivp
+from scipy.integrate import odeint, solve_ivp
 
 from mechgen import CONC, R_GAS, TIME
 
@@ -59,20 +61,42 @@ def _system(case: dict):
 def reference(case: dict) -> np.ndarray:
     f, jac, y0, times, ccf = _system(case)
     scale = max(1e-30, float(y0.sum()))
-    sol = solve_ivp(f, (0.0, float(times[-1])), y0, method="Radau", t_eval=times, rtol=1e-9,
-                    atol=1e-14 * scale, jac=jac)
-    if not sol.success:
-        raise RuntimeError(f"reference failed: {sol.message}")
-    states = sol.y.T / ccf
+    grid = np.concatenate(([0.0], times)) if times[0] > 0 else times
+    states, info = odeint(f, y0, grid, Dfun=jac, tfirst=True, rtol=1e-10, atol=1e-14 * scale, mxstep=200000,
+                          full_output=True)
+    if info.get("message") == "Integration successful." and np.all(np.isfinite(states)):
+        states = states[1:] if times[0] > 0 else states
+    else:
+        sol = solve_ivp(f, (0.0, float(times[-1])), y0, method="Radau", t_eval=times, rtol=1e-9,
+                        atol=1e-14 * scale, jac=jac)
+        if not sol.success:
+            raise RuntimeError(f"reference failed: {sol.message}")
+        states = sol.y.T
+    states = states / ccf
     if times[0] == 0.0:
         states[0] = y0 / ccf
     return states
 
 
-def radau_nfev(case: dict) -> int:
-    """RHS evaluations scipy's Radau needs at the case's own rtol/atol (the efficiency yardstick)."""
-    mech, cond = case["mechanism"], case["conditions"]
+def counted_system(case: dict):
+    """f(t, c) and J(t, c) in internal units as the package's RateModel defines them (c clipped at 0), the
+    initial state and the output grid (from t = 0) handed to the agent's integrate, and the conversion back."""
+    f, jac, y0, times, ccf = _system(case)
+
+    def f_pos(t, c):
+        return f(t, np.maximum(c, 0.0))
+
+    def jac_pos(t, c):
+        return jac(t, np.maximum(c, 0.0))
+
+    grid = np.concatenate(([0.0], times)) if times[0] > 0 else times
+    return f_pos, jac_pos, y0, grid, ccf, bool(times[0] > 0)
+
+
+def radau_work(case: dict) -> int:
+    """f and J evaluations scipy's Radau needs at the case's own rtol/atol (the efficiency yardstick)."""
+    cond = case["conditions"]
     f, jac, y0, times, ccf = _system(case)
     sol = solve_ivp(f, (0.0, float(times[-1])), y0, method="Radau", rtol=cond["rtol"],
                     atol=cond["atol"] * ccf, jac=jac)
-    return int(sol.nfev)
+    return int(sol.nfev + sol.njev)

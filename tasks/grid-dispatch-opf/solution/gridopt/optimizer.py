@@ -13,7 +13,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from .costs import cost_segments, evaluate_cost
-from .dcflow import line_flows_mw, net_injections_mw, ptdf_matrix
+from .dcflow import islands, line_flows_mw, net_injections_mw, ptdf_matrix
 from .network import Network
 
 
@@ -54,9 +54,21 @@ def optimise_dispatch(net: Network) -> DispatchResult:
     c = np.array([slope for _, _, slope in variables]) * base
     bounds = [(0.0, width / base) for _, width, _ in variables]
 
-    # power balance: sum of segment outputs = load - sum of floors (per unit)
-    a_eq = np.ones((1, n_var))
-    b_eq = np.array([(net.total_load_mw - floors.sum()) / base])
+    # power balance of every island: its segment outputs = its load - its units' floors (per unit)
+    label = islands(net)
+    n_islands = max(label) + 1 if label else 0
+    a_eq = np.zeros((n_islands, n_var))
+    for v, (g, _, _) in enumerate(variables):
+        a_eq[label[index[gens[g].bus]], v] = 1.0
+    need = np.zeros(n_islands)
+    for load in net.loads:
+        need[label[index[load.bus]]] += load.p_mw
+    for g, gen in enumerate(gens):
+        need[label[index[gen.bus]]] -= floors[g]
+    empty = ~a_eq.any(axis=1)
+    if np.any(np.abs(need[empty]) > 1e-9):
+        return DispatchResult("infeasible", message="an island has load but no unit, or units but no load")
+    a_eq, b_eq = a_eq[~empty], need[~empty] / base
 
     # line limits: flow = PTDF @ injections, injections = gen (floor + segments) - load
     ptdf = ptdf_matrix(net)

@@ -2,6 +2,7 @@
 """Command-line interface: ``python3 -m invctl [--data DIR] COMMAND ...`` and ``batch FILE``."""
 
 import argparse
+import functools
 import os
 import shlex
 import sys
@@ -25,6 +26,7 @@ class Parser(argparse.ArgumentParser):
         raise UserError(f"usage: {message}")
 
 
+@functools.cache  # the parser is stateless: built once per process, not once per batch command
 def build_parser():
     parser = Parser(prog="invctl", add_help=False)
     parser.add_argument("--data", default=os.environ.get("INVCTL_DATA", "data"))

@@ -1,10 +1,11 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 """Emulated durable storage. ALL file I/O of the store goes through this module.
 
-Data written through a handle is buffered in memory and reaches the disk only on ``fsync``; a file created
-with ``create`` exists (empty) at once, its content only after ``fsync``. ``rename`` and ``unlink`` are
-immediate and durable. A simulated crash (``os._exit``) therefore loses everything that was not fsynced,
-which makes the ordering of writes, fsyncs and renames observable.
+Data written through a handle is buffered in memory and reaches the file only on ``fsync``, which writes it
+and calls ``os.fsync``; a file created with ``create`` exists (empty) at once, its content only after
+``fsync``. ``rename`` and ``unlink`` are immediate and durable. A simulated crash (``os._exit``) therefore
+loses everything that was not fsynced, which makes the ordering of writes, fsyncs and renames observable when
+you test locally with ``--crash-after`` / ``--crash-in``.
 
 Counters (printed by the ``stats`` command): bytes made durable, fsync calls, and metadata operations.
 Crash injection: ``arm(phase, n)`` makes the n-th mutating call (write, fsync, rename, unlink, create) made
@@ -60,12 +61,12 @@ class Handle:
 
     def fsync(self) -> None:
         _step()
-        if self.pending:
-            # the process may die at any point but the machine does not: the OS page cache is the "disk"
-            with open(self.path, "ab") as handle:
-                handle.write(self.pending)
-            STATS["bytes_written"] += len(self.pending)
-            self.pending.clear()
+        with open(self.path, "ab") as handle:
+            handle.write(self.pending)
+            handle.flush()
+            os.fsync(handle.fileno())
+        STATS["bytes_written"] += len(self.pending)
+        self.pending.clear()
         STATS["fsyncs"] += 1
 
     def close(self) -> None:

@@ -10,7 +10,7 @@ from sklearn.tree import DecisionTreeClassifier
 def make_models(seed):
     return {
         "logreg": LogisticRegression(C=1.0, max_iter=2000),
-        "tree": DecisionTreeClassifier(max_depth=6, min_samples_leaf=5, random_state=0),
+        "tree": DecisionTreeClassifier(max_depth=6, min_samples_leaf=10, random_state=0),
         "forest": RandomForestClassifier(n_estimators=60, max_depth=8, min_samples_leaf=2, random_state=0, n_jobs=1),
         "knn": KNeighborsClassifier(n_neighbors=5),
     }

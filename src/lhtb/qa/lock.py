@@ -1,0 +1,183 @@
+"""The QA lock: per task, the content it was checked with and what QA measured, so CI re-checks only what changed.
+
+A task's digest covers everything that can change its grade: the task directory, the grading SDK its verifier
+imports, the harness's verifier runner and the gates' version. CI checks every task whose entry is missing or
+stale (and fails: the lock must be refreshed with ``--update-lock`` and committed), the sample tasks, and a
+rotating subset of the rest chosen by the commit, whose fresh results must equal their entries exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import ValidationError
+
+import lhtb
+from lhtb.errors import ConfigError
+from lhtb.fs import write_model_atomic
+from lhtb.results.models import QaGate, QaLock, QaLockEntry, QaTaskReport
+from lhtb.tasks.loader import Task, TaskLoad
+
+GATES_VERSION = 2  # bump when a gate's rule changes: every entry becomes stale
+_HARNESS_PARTS = ("grading", "verifier")
+REWARD_TOLERANCE = 1e-6
+
+
+def _files(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.relative_to(root).parts)
+
+
+def task_digest(task: Task) -> str:
+    digest = hashlib.sha256(f"lhtb-qa-gates/{GATES_VERSION}\0".encode())
+    package = Path(lhtb.__file__).resolve().parent
+    roots = [("task", task.path)] + [(f"lhtb/{part}", package / part) for part in _HARNESS_PARTS]
+    for label, root in roots:
+        for path in _files(root):
+            name = f"{label}/{path.relative_to(root).as_posix()}".encode()
+            data = path.read_bytes() if not path.is_symlink() else b"symlink:" + str(path.readlink()).encode()
+            digest.update(len(name).to_bytes(8, "big") + name + len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()
+
+
+def read_lock(path: Path) -> QaLock:
+    """The lock at ``path`` (empty when absent); a broken lock is an error naming the file and the field."""
+    if not path.exists():
+        return QaLock()
+    try:
+        return QaLock.model_validate_json(path.read_bytes())
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+        raise ConfigError(f"{path}: {where}: {first['msg']}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the QA lock: {exc.strerror}") from None
+
+
+def write_lock(path: Path, lock: QaLock) -> None:
+    lock.tasks = dict(sorted(lock.tasks.items()))
+    write_model_atomic(path, lock)
+
+
+def entry_for(report: QaTaskReport, digest: str, *, full: bool) -> QaLockEntry:
+    return QaLockEntry(
+        digest=digest,
+        gate_set="full" if full else "basic",
+        checked_at=datetime.now(UTC),
+        lhtb_version=lhtb.__version__,
+        seeds=report.seeds,
+        rewards={agent: dict(rewards) for agent, rewards in sorted(report.seed_rewards.items())},
+        gates={gate.name: gate.passed for gate in report.gates},
+    )
+
+
+def differences(entry: QaLockEntry, report: QaTaskReport) -> list[str]:
+    """Where a fresh check's rewards differ from the lock's (gradings both ran); empty when they agree."""
+    found = []
+    for agent, rewards in report.seed_rewards.items():
+        for label, reward in rewards.items():
+            locked = entry.rewards.get(agent, {}).get(label, reward)
+            if not _equal(locked, reward):
+                found.append(f"{agent} {label}: {reward} now, {locked} in the lock")
+    return found
+
+
+def _equal(first: float | None, second: float | None) -> bool:
+    """Equal rewards, up to float noise a library point release could add (a real change is far larger)."""
+    if first is None or second is None:
+        return first is second
+    return abs(first - second) <= REWARD_TOLERANCE
+
+
+def commit_number(root: Path) -> int:
+    """How many commits the checkout has (which subset rotates in: consecutive commits walk through all the
+    tasks in turn); 0 outside a git checkout."""
+    try:
+        count = subprocess.run(
+            ["git", "-C", str(root), "rev-list", "--count", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+        return int(count)
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return 0
+
+
+def rotation(names: list[str], size: int, number: int) -> list[str]:
+    """``size`` of ``names`` chosen by ``number``: consecutive numbers walk through all of them in turn."""
+    if size <= 0 or not names:
+        return []
+    ordered = sorted(names)
+    groups = -(-len(ordered) // size)
+    start = (number % groups) * size
+    return ordered[start : start + size]
+
+
+def require_lock_path(path: Path | None, update: bool) -> None:
+    if update and path is None:
+        raise ConfigError("--update-lock needs --lock FILE")
+
+
+def task_digests(loads: list[TaskLoad]) -> dict[str, str]:
+    return {load.task.name: task_digest(load.task) for load in loads if load.task is not None}
+
+
+def select_for_check(
+    loads: list[TaskLoad], lock: QaLock | None, digests: dict[str, str], rotate: int | None, lock_path: Path | None
+) -> tuple[list[TaskLoad], list[str]]:
+    """The tasks to check now, and the unchanged ones the lock stands for (``--rotate``: CI's incremental QA)."""
+    if lock is None or rotate is None or lock_path is None:
+        return loads, []
+    names = [load.task.name for load in loads if load.task is not None]
+    steady = [
+        name
+        for name in names
+        if not name.startswith("sample-")
+        and (entry := lock.tasks.get(name)) is not None
+        and entry.digest == digests[name]
+    ]
+    rotating = set(rotation(steady, rotate, commit_number(lock_path.resolve().parent)))
+    held = [name for name in steady if name not in rotating]
+    return [load for load in loads if load.task is None or load.task.name not in held], held
+
+
+def hold_to_lock(
+    lock: QaLock,
+    lock_path: Path,
+    reports: list[QaTaskReport],
+    digests: dict[str, str],
+    *,
+    update: bool,
+    full: bool,
+) -> None:
+    """Write fresh entries (``--update-lock``), or hold each report to its entry: current, and the same rewards."""
+    for report in reports:
+        digest = digests.get(report.task)
+        if digest is None:
+            continue
+        entry = lock.tasks.get(report.task)
+        if update:
+            if report.passed:
+                lock.tasks[report.task] = entry_for(report, digest, full=full)
+            continue
+        if entry is None or entry.digest != digest:
+            state = "no entry" if entry is None else "stale entry (the task or the grading code changed)"
+            hint = f"re-run `lhtb tasks check {report.path} --lock {lock_path} --update-lock` and commit the lock"
+            report.gates.append(QaGate(name="lock current", passed=False, detail=f"{state}: {hint}"))
+            continue
+        changed = differences(entry, report)
+        detail = "; ".join(changed[:3]) or f"rewards equal the lock's ({entry.checked_at:%Y-%m-%d})"
+        report.gates.append(QaGate(name="matches lock", passed=not changed, detail=detail))
+    if update:
+        write_lock(lock_path, lock)
+
+
+def held_report(name: str, lock_path: Path) -> QaTaskReport:
+    """A task CI did not re-check: unchanged since the lock entry that stands for it."""
+    report = QaTaskReport(task=name, path="")
+    report.gates.append(QaGate(name="lock current", passed=True, detail=f"unchanged since its entry in {lock_path}"))
+    return report
