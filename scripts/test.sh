@@ -18,10 +18,11 @@ bash scripts/setup.sh
 .venv/bin/mypy
 .venv/bin/pytest tests -q "$@"
 # Task QA, held to the committed lock (tasks/qa-lock.json, docs/authoring.md): the sample tasks with every gate
-# (seeds, load, inputs, shortcuts included) and the full exploit audit; the long-horizon tasks with the basic
-# gates, re-checking those whose entry is stale (a stale entry fails: refresh the lock with --update-lock) and two
-# rotating others, and on each of them the task-specific audit classes (3, 5, 8, 11, 13, 14: those whose outcome
-# depends on the task's own verifier and files) in its own verifier mode. `lhtb tasks check tasks` runs everything.
+# (seeds, load, inputs, shortcuts included) and the full exploit audit, which covers the harness; the long-horizon
+# tasks with the basic gates and the task-specific audit classes (3, 5, 8, 11, 13, 14: those whose outcome depends
+# on the task's own verifier and files), on the tasks whose entry is stale (a stale QA entry fails: refresh the
+# lock with --update-lock; an unrecorded audit is run) and two rotating others. `lhtb tasks check tasks` runs
+# everything.
 if [ "${LHTB_SKIP_TASKS_CHECK:-0}" != 1 ]; then
   mkdir -p build
   lock=tasks/qa-lock.json
@@ -31,5 +32,6 @@ if [ "${LHTB_SKIP_TASKS_CHECK:-0}" != 1 ]; then
   .venv/bin/lhtb tasks check "${others[@]}" -n 2 --no-audit --basic --lock "$lock" --rotate 2 \
     --report build/qa-report.json
   .venv/bin/lhtb tasks audit tasks/sample-* -n 2 --report build/audit-report.json
-  .venv/bin/lhtb tasks audit "${others[@]}" --task-specific -n 2 --report build/audit-tasks-report.json
+  .venv/bin/lhtb tasks audit "${others[@]}" --task-specific -n 2 --lock "$lock" --rotate 2 \
+    --report build/audit-tasks-report.json
 fi

@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -25,3 +25,10 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def write_model_atomic(path: Path, model: BaseModel) -> None:
     write_text_atomic(path, model.model_dump_json(indent=2, by_alias=True) + "\n")
+
+
+def first_problem(exc: ValidationError) -> str:
+    """A model file's first validation problem as ``field.path: message``, so errors name the field."""
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
+    return f"{where}: {first['msg']}"

@@ -54,6 +54,32 @@ def test_signal_during_job_leaves_no_container(make_task, tmp_path: Path, sig: s
     assert containers_of(job) == []
 
 
+def test_sigterm_during_tasks_check_leaves_no_container(make_task, tmp_path: Path) -> None:
+    """The check's gradings remove their containers when it is terminated, and it writes no lock or report."""
+    from lhtb.environments.docker_client import get_client
+
+    task = make_task("check-sigterm", solve="sleep 600", agent_timeout=900)
+    lock, report = tmp_path / "qa-lock.json", tmp_path / "qa.json"
+    command = [*LHTB, "tasks", "check", str(task), "--no-audit", "--basic", "--lock", str(lock), "--update-lock"]
+    proc = subprocess.Popen([*command, "--report", str(report)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def ours() -> list[str]:
+        found = get_client().api.containers(all=True, filters={"label": "lhtb.job=qa", "name": "qa-check-sigterm-"})
+        return [c["Id"] for c in found]
+
+    try:
+        wait_for(lambda: len(ours()) >= 1, timeout=240, what="the check's containers")
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143
+    wait_for(lambda: ours() == [], timeout=30, what="the containers to go")
+    assert not lock.exists() and not report.exists()
+
+
 def test_resume_after_kill_9(make_task, tmp_path: Path) -> None:
     make_task("steady", solve="sleep 1; echo hello > /app/out.txt")
     job = "killed"

@@ -124,6 +124,25 @@ def tasks_list(path: Annotated[Path, typer.Option("-p", "--path")] = Path("tasks
     raise typer.Exit(tasks_list_command(path))
 
 
+# The QA lock's options, shared by `tasks check` and `tasks audit` (docs/authoring.md, "The QA lock").
+LockOption = Annotated[
+    Path | None, typer.Option("--lock", help="The QA lock (e.g. tasks/qa-lock.json): hold results to it.")
+]
+UpdateLockOption = Annotated[
+    bool,
+    typer.Option("--update-lock", help="Record in the lock what passed (check: entries; audit: audits that held)."),
+]
+RotateOption = Annotated[
+    int | None,
+    typer.Option(
+        "--rotate",
+        min=0,
+        help="With --lock: only tasks the lock does not stand for, sample-* tasks and this many others chosen by "
+        "the commit.",
+    ),
+]
+
+
 @tasks_app.command("check")
 def tasks_check(
     paths: Annotated[list[Path], typer.Argument(help="Task directories or datasets.")],
@@ -135,20 +154,9 @@ def tasks_check(
     basic: Annotated[
         bool, typer.Option("--basic", help="Leave out the validity gates (seeds, load, inputs, shortcuts).")
     ] = False,
-    lock: Annotated[
-        Path | None, typer.Option("--lock", help="The QA lock (e.g. tasks/qa-lock.json): hold results to it.")
-    ] = None,
-    update_lock: Annotated[
-        bool, typer.Option("--update-lock", help="Write the lock entries of the tasks that pass.")
-    ] = False,
-    rotate: Annotated[
-        int | None,
-        typer.Option(
-            "--rotate",
-            min=0,
-            help="With --lock: check only changed tasks, sample-* tasks and this many others chosen by the commit.",
-        ),
-    ] = None,
+    lock: LockOption = None,
+    update_lock: UpdateLockOption = False,
+    rotate: RotateOption = None,
 ) -> None:
     """Run every QA gate on tasks: oracle = 1.0 on several seeds and under load, nop <= 0.05, baseline band,
     determinism, inputs, shortcuts, self-report, leaks, exploits."""
@@ -208,6 +216,9 @@ def tasks_audit(
         ),
     ] = False,
     keep: Annotated[Path | None, typer.Option("--keep", help="Keep the audit's jobs in this directory.")] = None,
+    lock: LockOption = None,
+    update_lock: UpdateLockOption = False,
+    rotate: RotateOption = None,
 ) -> None:
     """Run the exploit agents against tasks: every exploit must score at most nop and find nothing."""
     from lhtb.cli.audit_commands import audit_command
@@ -227,6 +238,9 @@ def tasks_audit(
             modes=mode or [],
             task_specific=task_specific,
             work_dir=keep,
+            lock_path=lock,
+            update_lock=update_lock,
+            rotate=rotate,
         )
     )
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import signal
 import tempfile
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.table import Table
@@ -18,6 +20,7 @@ from lhtb.qa.audit_models import AuditReport
 from lhtb.textsafe import markup_block, markup_safe, plain
 
 console = Console()
+_T = TypeVar("_T")
 
 
 def render(report: AuditReport) -> Table:
@@ -38,8 +41,8 @@ def render(report: AuditReport) -> Table:
     return table
 
 
-async def _cancellable(coro: Coroutine[Any, Any, AuditReport]) -> AuditReport:
-    """SIGTERM cancels the audit like Ctrl-C, so its jobs remove their containers (run_audit's finally)."""
+async def cancellable(coro: Coroutine[Any, Any, _T]) -> _T:
+    """SIGTERM cancels the command like Ctrl-C, so its jobs remove their containers (their ``finally`` blocks)."""
     loop = asyncio.get_running_loop()
     current = asyncio.current_task()
     assert current is not None
@@ -61,17 +64,31 @@ def audit_command(
     modes: list[str],
     work_dir: Path | None,
     task_specific: bool = False,
+    lock_path: Path | None = None,
+    update_lock: bool = False,
+    rotate: int | None = None,
 ) -> int:
     from lhtb.agents.exploits.names import EXPLOITS
     from lhtb.cli.qa_commands import _loads
     from lhtb.qa.audit import MODES, AuditSettings, run_audit
+    from lhtb.qa.lock import (
+        audit_digest,
+        audit_held,
+        read_lock,
+        record_audits,
+        require_lock_path,
+        task_digest,
+        unrecorded_audits,
+    )
 
     unknown = [name for name in exploits if name not in EXPLOITS] + [m for m in modes if m not in MODES]
     if unknown:
         console.print(f"[red]error:[/red] unknown exploit or mode: {', '.join(unknown)}; known: {', '.join(EXPLOITS)}")
         return 2
     try:
+        require_lock_path(lock_path, update_lock)
         loads = _loads(paths)
+        lock = read_lock(lock_path) if lock_path is not None else None
     except LhtbError as exc:
         console.print(f"[red]error:[/red] {markup_block(exc)}")
         return 2
@@ -90,22 +107,48 @@ def audit_command(
         exploits=tuple(exploits) or tuple(EXPLOITS),
         modes=tuple(modes) or MODES,  # type: ignore[arg-type]
     )
-    console.print(f"auditing {len(tasks)} task(s) with {len(settings.exploits)} exploit(s) ...")
+    digests = {task.name: task_digest(task) for task in tasks} if lock is not None else {}
+    audit_digests = {name: audit_digest(d, settings.exploits, settings.modes) for name, d in digests.items()}
+    held: list[str] = []
+    if lock is not None and lock_path is not None and rotate is not None:
+        held = audit_held(lock, audit_digests, rotate, lock_path)
+        tasks = [task for task in tasks if task.name not in held]
+    console.print(
+        f"auditing {len(tasks)} task(s) with {len(settings.exploits)} exploit(s) ..."
+        + (f"; {len(held)} unchanged, held by the lock" if held else "")
+    )
+    if not tasks:
+        console.print("nothing to audit: every task is held by the lock")
+        return 0
     with tempfile.TemporaryDirectory(prefix="lhtb-audit-") as tmp:
         root = work_dir or Path(tmp)
         try:
             report = asyncio.run(
-                _cancellable(run_audit(tasks, root, settings, progress=lambda line: console.print(plain(line))))
+                cancellable(run_audit(tasks, root, settings, progress=lambda line: console.print(plain(line))))
             )
         except (asyncio.CancelledError, KeyboardInterrupt) as exc:
-            # SIGTERM cancels the audit (143), Ctrl-C interrupts it (130); its jobs removed their containers.
+            # SIGTERM cancels the audit (143), Ctrl-C interrupts it (130); its jobs removed their containers,
+            # and a container whose start raced the interruption is removed here.
+            from lhtb.environments.gc import remove_containers
+
+            with contextlib.suppress(Exception):  # an engine gone too leaves them to `lhtb env gc`
+                remove_containers(owner_pid=os.getpid())
             console.print("audit interrupted: no report written")
             return 143 if isinstance(exc, asyncio.CancelledError) else 130
     write_model_atomic(report_path, report)
     console.print(render(report))
     console.print(f"report: {report_path}")
+    problems = []
+    if lock is not None and lock_path is not None and update_lock:
+        outcome = {task.name: all(c.passed for c in report.cells if c.task == task.name) for task in tasks}
+        problems = record_audits(lock_path, outcome, digests, audit_digests, settings.exploits, settings.modes)
+        for line in problems:
+            console.print(f"[red]FAIL[/red] lock · {markup_safe(line)}")
+    elif lock is not None and lock_path is not None:
+        for line in unrecorded_audits(lock, lock_path, [task.name for task in tasks], audit_digests):
+            console.print(f"[yellow]note[/yellow] lock · {markup_safe(line)}")
     if not report.passed:
         broken = sorted({f"{c.task}/{c.mode}/{c.exploit}" for c in report.cells if not c.passed})
         console.print(f"[red]{len(broken)} exploit(s) scored above nop: {markup_safe(', '.join(broken))}[/red]")
         return 1
-    return 0
+    return 1 if problems else 0

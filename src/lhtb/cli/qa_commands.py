@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -89,16 +91,30 @@ def check_command(
     console.print(
         f"checking {len(chosen)} task(s)" + (f"; {len(locked)} unchanged, held by the lock" if locked else "")
     )
-    reports = asyncio.run(
-        check_tasks(
-            chosen,
-            concurrency=concurrency,
-            scan_layers=scan_layers,
-            audit=audit,
-            full=full,
-            progress=lambda line: console.print(plain(line)),
+    from lhtb.cli.audit_commands import cancellable
+
+    try:
+        reports = asyncio.run(
+            cancellable(
+                check_tasks(
+                    chosen,
+                    concurrency=concurrency,
+                    scan_layers=scan_layers,
+                    audit=audit,
+                    full=full,
+                    progress=lambda line: console.print(plain(line)),
+                )
+            )
         )
-    )
+    except (asyncio.CancelledError, KeyboardInterrupt) as exc:
+        # SIGTERM cancels the check (143), Ctrl-C interrupts it (130); its gradings removed their containers,
+        # and a container whose start raced the interruption is removed here.
+        from lhtb.environments.gc import remove_containers
+
+        with contextlib.suppress(Exception):  # an engine gone too leaves them to `lhtb env gc`
+            remove_containers(owner_pid=os.getpid())
+        console.print("check interrupted: no report written, the lock unchanged")
+        return 143 if isinstance(exc, asyncio.CancelledError) else 130
     if lock is not None and lock_path is not None:
         hold_to_lock(lock, lock_path, reports, digests, update=update_lock, full=full)
         reports += [held_report(name, lock_path) for name in locked]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import signal
@@ -124,7 +125,15 @@ class DockerEnvironment:
         return None if self._container is None else self._container.id
 
     async def start(self) -> None:
-        await asyncio.to_thread(self._start_blocking)
+        """A start cancelled midway (Ctrl-C, SIGTERM) still waits until the container exists, so the caller's
+        ``stop`` removes it instead of finding nothing to remove and leaving it running."""
+        starting = asyncio.ensure_future(asyncio.to_thread(self._start_blocking))
+        try:
+            await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await starting
+            raise
 
     def _start_blocking(self) -> None:
         import docker

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 import lhtb
 from lhtb.errors import ERROR_POLICY, ConfigError, ErrorClass
-from lhtb.fs import write_model_atomic
+from lhtb.fs import first_problem, write_model_atomic
 from lhtb.jobs.layout import JobLayout, trial_name
 from lhtb.jobs.seeds import new_job_seed, trial_seed
 from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
@@ -134,9 +134,7 @@ def read_trial_result(path: Path) -> TrialResult | UnreadableResult | None:
     try:
         return TrialResult.model_validate_json(path.read_text(encoding="utf-8"))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        detail = f"{where}: {first['msg']}" if where else first["msg"]
+        detail = first_problem(exc)
         return UnreadableResult(path, f"not a valid trial result ({exc.error_count()} error(s); first: {detail})")
     except (OSError, ValueError) as exc:
         return UnreadableResult(path, f"{type(exc).__name__}: {exc}")

@@ -8,19 +8,24 @@ rotating subset of the rest chosen by the commit, whose fresh results must equal
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
 import subprocess
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import ValidationError
 
 import lhtb
 from lhtb.errors import ConfigError
-from lhtb.fs import write_model_atomic
-from lhtb.results.models import QaGate, QaLock, QaLockEntry, QaTaskReport
+from lhtb.fs import first_problem, write_model_atomic
+from lhtb.results.models import QaGate, QaLock, QaLockAudit, QaLockEntry, QaTaskReport
 from lhtb.tasks.loader import Task, TaskLoad
 
+_T = TypeVar("_T")
 GATES_VERSION = 2  # bump when a gate's rule changes: every entry becomes stale
 _HARNESS_PARTS = ("grading", "verifier")
 REWARD_TOLERANCE = 1e-6
@@ -30,16 +35,27 @@ def _files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.relative_to(root).parts)
 
 
-def task_digest(task: Task) -> str:
-    digest = hashlib.sha256(f"lhtb-qa-gates/{GATES_VERSION}\0".encode())
-    package = Path(lhtb.__file__).resolve().parent
-    roots = [("task", task.path)] + [(f"lhtb/{part}", package / part) for part in _HARNESS_PARTS]
+def _hash_trees(digest: hashlib._Hash, roots: list[tuple[str, Path]]) -> str:
     for label, root in roots:
         for path in _files(root):
             name = f"{label}/{path.relative_to(root).as_posix()}".encode()
             data = path.read_bytes() if not path.is_symlink() else b"symlink:" + str(path.readlink()).encode()
             digest.update(len(name).to_bytes(8, "big") + name + len(data).to_bytes(8, "big") + data)
     return digest.hexdigest()
+
+
+def task_digest(task: Task) -> str:
+    package = Path(lhtb.__file__).resolve().parent
+    roots = [("task", task.path)] + [(f"lhtb/{part}", package / part) for part in _HARNESS_PARTS]
+    return _hash_trees(hashlib.sha256(f"lhtb-qa-gates/{GATES_VERSION}\0".encode()), roots)
+
+
+def audit_digest(digest: str, exploits: tuple[str, ...], modes: tuple[str, ...]) -> str:
+    """What a task-specific audit's outcome depends on beyond the harness (which the sample tasks' full audit
+    covers in every CI run): the task's content, the exploit agents' code, and which exploits and modes ran."""
+    package = Path(lhtb.__file__).resolve().parent
+    header = f"lhtb-qa-audit\0{digest}\0{','.join(sorted(exploits))}\0{','.join(sorted(modes))}\0"
+    return _hash_trees(hashlib.sha256(header.encode()), [("lhtb/agents/exploits", package / "agents" / "exploits")])
 
 
 def read_lock(path: Path) -> QaLock:
@@ -49,9 +65,7 @@ def read_lock(path: Path) -> QaLock:
     try:
         return QaLock.model_validate_json(path.read_bytes())
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise ConfigError(f"{path}: {where}: {first['msg']}") from None
+        raise ConfigError(f"{path}: {first_problem(exc)}") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the QA lock: {exc.strerror}") from None
 
@@ -59,6 +73,21 @@ def read_lock(path: Path) -> QaLock:
 def write_lock(path: Path, lock: QaLock) -> None:
     lock.tasks = dict(sorted(lock.tasks.items()))
     write_model_atomic(path, lock)
+
+
+def change_lock(path: Path, change: Callable[[QaLock], _T]) -> _T:
+    """Apply ``change`` to the lock as it is on disk now and write it back, holding an exclusive lock on its
+    directory meanwhile: two checks that update one lock keep each other's entries."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    directory = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(directory, fcntl.LOCK_EX)
+        lock = read_lock(path)
+        outcome = change(lock)
+        write_lock(path, lock)
+        return outcome
+    finally:
+        os.close(directory)  # closing the descriptor releases the flock
 
 
 def entry_for(report: QaTaskReport, digest: str, *, full: bool) -> QaLockEntry:
@@ -133,16 +162,19 @@ def select_for_check(
     if lock is None or rotate is None or lock_path is None:
         return loads, []
     names = [load.task.name for load in loads if load.task is not None]
-    steady = [
-        name
-        for name in names
-        if not name.startswith("sample-")
-        and (entry := lock.tasks.get(name)) is not None
-        and entry.digest == digests[name]
-    ]
-    rotating = set(rotation(steady, rotate, commit_number(lock_path.resolve().parent)))
-    held = [name for name in steady if name not in rotating]
+    held = held_by_lock(names, lambda name: _current(lock.tasks.get(name), digests[name]), rotate, lock_path)
     return [load for load in loads if load.task is None or load.task.name not in held], held
+
+
+def _current(entry: QaLockEntry | None, digest: str) -> bool:
+    return entry is not None and entry.digest == digest
+
+
+def held_by_lock(names: list[str], current: Callable[[str], bool], rotate: int, lock_path: Path) -> list[str]:
+    """The tasks the lock stands for: current entries, minus ``sample-*`` and the ``rotate`` chosen by the commit."""
+    steady = [name for name in names if not name.startswith("sample-") and current(name)]
+    rotating = set(rotation(steady, rotate, commit_number(lock_path.resolve().parent)))
+    return [name for name in steady if name not in rotating]
 
 
 def hold_to_lock(
@@ -155,6 +187,7 @@ def hold_to_lock(
     full: bool,
 ) -> None:
     """Write fresh entries (``--update-lock``), or hold each report to its entry: current, and the same rewards."""
+    fresh: dict[str, QaLockEntry] = {}
     for report in reports:
         digest = digests.get(report.task)
         if digest is None:
@@ -162,7 +195,7 @@ def hold_to_lock(
         entry = lock.tasks.get(report.task)
         if update:
             if report.passed:
-                lock.tasks[report.task] = entry_for(report, digest, full=full)
+                fresh[report.task] = entry_for(report, digest, full=full)
             continue
         if entry is None or entry.digest != digest:
             state = "no entry" if entry is None else "stale entry (the task or the grading code changed)"
@@ -173,7 +206,16 @@ def hold_to_lock(
         detail = "; ".join(changed[:3]) or f"rewards equal the lock's ({entry.checked_at:%Y-%m-%d})"
         report.gates.append(QaGate(name="matches lock", passed=not changed, detail=detail))
     if update:
-        write_lock(lock_path, lock)
+        lock.tasks.update(change_lock(lock_path, lambda current: _put_entries(current, fresh)))
+
+
+def _put_entries(lock: QaLock, fresh: dict[str, QaLockEntry]) -> dict[str, QaLockEntry]:
+    """Store fresh entries, each keeping the recorded audit of the entry it replaces (the audit's own digest says
+    whether it still stands for the new content)."""
+    for name, entry in fresh.items():
+        previous = lock.tasks.get(name)
+        lock.tasks[name] = entry.model_copy(update={"audit": previous.audit if previous is not None else None})
+    return {name: lock.tasks[name] for name in fresh}
 
 
 def held_report(name: str, lock_path: Path) -> QaTaskReport:
@@ -181,3 +223,56 @@ def held_report(name: str, lock_path: Path) -> QaTaskReport:
     report = QaTaskReport(task=name, path="")
     report.gates.append(QaGate(name="lock current", passed=True, detail=f"unchanged since its entry in {lock_path}"))
     return report
+
+
+def audit_held(lock: QaLock, audit_digests: dict[str, str], rotate: int, lock_path: Path) -> list[str]:
+    """The tasks whose recorded audit stands for this run (``lhtb tasks audit --lock --rotate``)."""
+
+    def current(name: str) -> bool:
+        entry = lock.tasks.get(name)
+        return entry is not None and entry.audit is not None and entry.audit.digest == audit_digests[name]
+
+    return held_by_lock(sorted(audit_digests), current, rotate, lock_path)
+
+
+def record_audits(
+    lock_path: Path,
+    held: dict[str, bool],
+    digests: dict[str, str],
+    audit_digests: dict[str, str],
+    exploits: tuple[str, ...],
+    modes: tuple[str, ...],
+) -> list[str]:
+    """Record the audits that held (``--update-lock``) in tasks' current QA entries; the tasks that have none."""
+
+    def record(lock: QaLock) -> list[str]:
+        problems = []
+        for name, passed in sorted(held.items()):
+            entry = lock.tasks.get(name)
+            if entry is None or entry.digest != digests[name]:
+                problems.append(
+                    f"{name}: no current QA entry to record the audit in: run `lhtb tasks check` on it with "
+                    f"--lock {lock_path} --update-lock first"
+                )
+            elif passed:
+                entry.audit = QaLockAudit(
+                    digest=audit_digests[name],
+                    checked_at=datetime.now(UTC),
+                    exploits=sorted(exploits),
+                    modes=sorted(modes),
+                )
+        return problems
+
+    return change_lock(lock_path, record)
+
+
+def unrecorded_audits(lock: QaLock, lock_path: Path, names: list[str], audit_digests: dict[str, str]) -> list[str]:
+    """The audited tasks whose audit the lock does not record for this content: CI audits them every run (the
+    lock caches audits that held; it does not stand in for one) until they are recorded."""
+    notes = []
+    for name in sorted(names):
+        entry = lock.tasks.get(name)
+        if entry is None or entry.audit is None or entry.audit.digest != audit_digests[name]:
+            state = "no audit recorded" if entry is None or entry.audit is None else "the recorded audit is stale"
+            notes.append(f"{name}: {state}: record it with `lhtb tasks audit` --lock {lock_path} --update-lock")
+    return notes

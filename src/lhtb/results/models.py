@@ -418,6 +418,15 @@ class QaTaskReport(_Strict):
         return all(gate.passed for gate in self.gates if gate.blocking)
 
 
+class QaLockAudit(_Strict):
+    """The task-specific exploit audit that held on a task's content (``lhtb tasks audit --lock``)."""
+
+    digest: str  # the task's digest plus the exploit agents' code and the exploits and modes run (lhtb/qa/lock.py)
+    checked_at: datetime
+    exploits: list[str]
+    modes: list[str]
+
+
 class QaLockEntry(_Strict):
     """What `lhtb tasks check` measured for one task, and the content it measured (docs/authoring.md)."""
 
@@ -429,6 +438,7 @@ class QaLockEntry(_Strict):
     seeds: list[int]
     rewards: dict[str, dict[str, float | None]]  # agent → grading label → reward
     gates: dict[str, bool]
+    audit: QaLockAudit | None = None  # None: no audit recorded for this content
 
 
 class QaLock(_Strict):

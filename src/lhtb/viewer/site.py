@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from lhtb.fs import write_text_atomic
+from lhtb.fs import first_problem, write_text_atomic
 from lhtb.jobs.layout import JobLayout
 from lhtb.report.models import Report
 from lhtb.results.models import JobConfig, TrialResult
@@ -45,9 +45,7 @@ def _slug(text: str, taken: set[str]) -> str:
 
 def _problem(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "file"
-        return f"invalid trial result: {where}: {first['msg']}"
+        return f"invalid trial result: {first_problem(exc)}"
     return f"{type(exc).__name__}: {exc}"
 
 

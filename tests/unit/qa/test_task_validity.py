@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import tarfile
 import tempfile
 from pathlib import Path
@@ -13,7 +14,19 @@ from lhtb.environments.tarsafe import SanitizedArchive
 from lhtb.errors import ConfigError
 from lhtb.jobs.seeds import MAX_SEED, trial_seed
 from lhtb.qa.check import oracle_plan, qa_seeds, shortcut_scripts
-from lhtb.qa.lock import differences, entry_for, read_lock, rotation, task_digest, write_lock
+from lhtb.qa.lock import (
+    audit_digest,
+    audit_held,
+    differences,
+    entry_for,
+    hold_to_lock,
+    read_lock,
+    record_audits,
+    rotation,
+    task_digest,
+    unrecorded_audits,
+    write_lock,
+)
 from lhtb.qa.scaffold import scaffold
 from lhtb.qa.static import seed_readers, self_reported_reads
 from lhtb.qa.tamper import JUNK, shipped_files, spoil_public_inputs
@@ -166,6 +179,53 @@ def test_rotation_walks_through_every_task_in_turn() -> None:
     assert rotation(names, 0, 3) == [] and rotation([], 2, 1) == []
 
 
+def test_the_lock_records_audits_that_held_and_rotates_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "qa-lock.json"
+    lock = read_lock(path)
+    names = [f"t{i}" for i in range(5)]
+    for name in names:
+        lock.tasks[name] = entry_for(_report({"oracle": {"seed-0": 1.0}}), f"d-{name}", full=True)
+    write_lock(path, lock)
+    digests = {name: f"d-{name}" for name in names}
+    exploits, modes = ("a", "b"), ("separate",)
+    audits = {name: audit_digest(d, exploits, modes) for name, d in digests.items()}
+    assert audit_digest("d-t0", ("a",), modes) != audits["t0"]  # another exploit set is another audit
+    # Nothing recorded: every task is audited, each with a note.
+    assert audit_held(lock, audits, 2, path) == []
+    assert len(unrecorded_audits(lock, path, names, audits)) == 5
+    held = {name: name != "t4" for name in names}  # the audit of t4 broke: it is not recorded
+    assert record_audits(path, held, digests, audits, exploits, modes) == []
+    lock = read_lock(path)
+    first = lock.tasks["t0"].audit
+    assert lock.tasks["t4"].audit is None and first is not None and first.exploits == ["a", "b"]
+    # Four recorded audits: two rotate in, two are held; t4 (none recorded) is audited.
+    held_now = audit_held(lock, audits, 2, path)
+    assert len(held_now) == 2 and "t4" not in held_now
+    assert unrecorded_audits(lock, path, ["t0", "t4"], audits) == [
+        f"t4: no audit recorded: record it with `lhtb tasks audit` --lock {path} --update-lock"
+    ]
+    # A fresh QA entry keeps the recorded audit; a changed task makes it stale.
+    again = QaTaskReport(task="t0", path="tasks/t0", seed_rewards={"oracle": {"seed-0": 1.0}})
+    hold_to_lock(read_lock(path), path, [again], {"t0": "d-t0"}, update=True, full=True)
+    lock = read_lock(path)
+    assert lock.tasks["t0"].audit == first
+    changed = dict(audits, t0=audit_digest("d-t0-changed", exploits, modes))
+    assert "stale" in unrecorded_audits(lock, path, ["t0"], changed)[0]
+    assert "t0" not in audit_held(lock, changed, 0, path)
+    # An audit is recorded only in a current QA entry.
+    moved = dict(digests, t1="other")
+    assert "no current QA entry" in record_audits(path, {"t1": True}, moved, audits, exploits, modes)[0]
+
+
+def test_two_checks_updating_one_lock_keep_each_others_entries(tmp_path: Path) -> None:
+    path = tmp_path / "qa-lock.json"
+    first, second = read_lock(path), read_lock(path)  # both read before either writes
+    passing = QaTaskReport(task="x", path="tasks/x", seed_rewards={"oracle": {"seed-0": 1.0}})
+    hold_to_lock(first, path, [passing], {"x": "dx"}, update=True, full=True)
+    hold_to_lock(second, path, [passing.model_copy(update={"task": "y"})], {"y": "dy"}, update=True, full=True)
+    assert sorted(read_lock(path).tasks) == ["x", "y"]
+
+
 def test_lock_model_is_strict() -> None:
     with pytest.raises(ValueError):
         QaLock.model_validate({"schema": "lhtb.qa-lock/1", "tasks": {}, "extra": 1})
@@ -179,7 +239,10 @@ def test_cpu_hog_spins_one_process_per_core_and_leaves_none() -> None:
     from lhtb.qa.load import cpu_hog
 
     def spinners() -> int:
-        found = subprocess.run(["pgrep", "-f", "while os.getppid"], capture_output=True, text=True).stdout
+        # This process's spinners only: a QA check elsewhere on the machine runs its own.
+        found = subprocess.run(
+            ["pgrep", "-P", str(os.getpid()), "-f", "while os.getppid"], capture_output=True, text=True
+        ).stdout
         return len(found.split())
 
     async def main() -> tuple[int, int]:
