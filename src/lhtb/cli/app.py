@@ -149,7 +149,10 @@ def tasks_check(
     report: Annotated[Path, typer.Option("--report", help="Where to write the JSON report.")] = Path("qa-report.json"),
     concurrency: Annotated[int, typer.Option("-n", "--concurrency", min=1)] = 1,
     scan_layers: Annotated[bool, typer.Option("--scan-layers/--no-scan-layers")] = True,
-    markdown: Annotated[Path | None, typer.Option("--markdown", help="Also write a task catalogue.")] = None,
+    markdown: Annotated[
+        Path | None,
+        typer.Option("--markdown", help="Also rewrite the checked tasks' entries of a task catalogue (docs/tasks.md)."),
+    ] = None,
     audit: Annotated[bool, typer.Option("--audit/--no-audit", help="Run the integrity audit as gates.")] = True,
     basic: Annotated[
         bool, typer.Option("--basic", help="Leave out the validity gates (seeds, load, inputs, shortcuts).")
@@ -180,6 +183,18 @@ def tasks_check(
             rotate=rotate,
         )
     )
+
+
+@tasks_app.command("markdown")
+def tasks_markdown(
+    reports: Annotated[list[Path], typer.Argument(help="Reports of `lhtb tasks check` (later ones win per task).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The catalogue to update.")] = Path("docs/tasks.md"),
+) -> None:
+    """Update the task catalogue from saved check reports: the measured tasks' rows and sections are rewritten,
+    every other task's kept."""
+    from lhtb.cli.qa_commands import markdown_command
+
+    raise typer.Exit(markdown_command(reports, out))
 
 
 @tasks_app.command("init")

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import os
-import signal
 import tempfile
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.table import Table
 
+from lhtb.cli.interrupt import Interrupted, run_interruptible
 from lhtb.errors import LhtbError
 from lhtb.fs import write_model_atomic
 from lhtb.qa.audit_models import AuditReport
 from lhtb.textsafe import markup_block, markup_safe, plain
 
 console = Console()
-_T = TypeVar("_T")
 
 
 def render(report: AuditReport) -> Table:
@@ -39,18 +33,6 @@ def render(report: AuditReport) -> Table:
             str(cell.phases), plain(findings[:100] or "—"), verdict,
         )  # fmt: skip
     return table
-
-
-async def cancellable(coro: Coroutine[Any, Any, _T]) -> _T:
-    """SIGTERM cancels the command like Ctrl-C, so its jobs remove their containers (their ``finally`` blocks)."""
-    loop = asyncio.get_running_loop()
-    current = asyncio.current_task()
-    assert current is not None
-    loop.add_signal_handler(signal.SIGTERM, current.cancel)
-    try:
-        return await coro
-    finally:
-        loop.remove_signal_handler(signal.SIGTERM)
 
 
 def audit_command(
@@ -123,18 +105,12 @@ def audit_command(
     with tempfile.TemporaryDirectory(prefix="lhtb-audit-") as tmp:
         root = work_dir or Path(tmp)
         try:
-            report = asyncio.run(
-                cancellable(run_audit(tasks, root, settings, progress=lambda line: console.print(plain(line))))
+            report = run_interruptible(
+                run_audit(tasks, root, settings, progress=lambda line: console.print(plain(line)))
             )
-        except (asyncio.CancelledError, KeyboardInterrupt) as exc:
-            # SIGTERM cancels the audit (143), Ctrl-C interrupts it (130); its jobs removed their containers,
-            # and a container whose start raced the interruption is removed here.
-            from lhtb.environments.gc import remove_containers
-
-            with contextlib.suppress(Exception):  # an engine gone too leaves them to `lhtb env gc`
-                remove_containers(owner_pid=os.getpid())
+        except Interrupted as stop:
             console.print("audit interrupted: no report written")
-            return 143 if isinstance(exc, asyncio.CancelledError) else 130
+            return stop.code
     write_model_atomic(report_path, report)
     console.print(render(report))
     console.print(f"report: {report_path}")

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -91,40 +88,29 @@ def check_command(
     console.print(
         f"checking {len(chosen)} task(s)" + (f"; {len(locked)} unchanged, held by the lock" if locked else "")
     )
-    from lhtb.cli.audit_commands import cancellable
+    from lhtb.cli.interrupt import Interrupted, run_interruptible
 
     try:
-        reports = asyncio.run(
-            cancellable(
-                check_tasks(
-                    chosen,
-                    concurrency=concurrency,
-                    scan_layers=scan_layers,
-                    audit=audit,
-                    full=full,
-                    progress=lambda line: console.print(plain(line)),
-                )
+        reports = run_interruptible(
+            check_tasks(
+                chosen,
+                concurrency=concurrency,
+                scan_layers=scan_layers,
+                audit=audit,
+                full=full,
+                progress=lambda line: console.print(plain(line)),
             )
         )
-    except (asyncio.CancelledError, KeyboardInterrupt) as exc:
-        # SIGTERM cancels the check (143), Ctrl-C interrupts it (130); its gradings removed their containers,
-        # and a container whose start raced the interruption is removed here.
-        from lhtb.environments.gc import remove_containers
-
-        with contextlib.suppress(Exception):  # an engine gone too leaves them to `lhtb env gc`
-            remove_containers(owner_pid=os.getpid())
+    except Interrupted as stop:
         console.print("check interrupted: no report written, the lock unchanged")
-        return 143 if isinstance(exc, asyncio.CancelledError) else 130
+        return stop.code
     if lock is not None and lock_path is not None:
         hold_to_lock(lock, lock_path, reports, digests, update=update_lock, full=full)
         reports += [held_report(name, lock_path) for name in locked]
     report = QaReport(created_at=datetime.now(UTC), lhtb_version=lhtb.__version__, tasks=reports)
     write_model_atomic(report_path, report)
     if markdown is not None:
-        from lhtb.fs import write_text_atomic
-        from lhtb.qa.markdown import tasks_markdown
-
-        write_text_atomic(markdown, tasks_markdown(report))
+        write_catalogue(markdown, reports)
     console.print(render(reports))
     print_problems(reports)
     failed = [r.task for r in reports if not r.passed]
@@ -132,6 +118,37 @@ def check_command(
     if failed:
         console.print(f"[red]{len(failed)} task(s) failed: {markup_safe(', '.join(failed))}[/red]")
         return 1
+    return 0
+
+
+def write_catalogue(path: Path, reports: list[QaTaskReport]) -> None:
+    """Rewrite the measured tasks' rows and sections of the task catalogue at ``path``, keeping the others."""
+    from lhtb.fs import write_text_atomic
+    from lhtb.qa.markdown import measured, update_tasks_markdown
+
+    existing = path.read_text(encoding="utf-8") if path.exists() else None
+    write_text_atomic(path, update_tasks_markdown(existing, measured(reports)))
+
+
+def markdown_command(report_paths: list[Path], out: Path) -> int:
+    """The catalogue from saved check reports: a later report's measurement of a task replaces an earlier one's."""
+    from pydantic import ValidationError
+
+    from lhtb.cli.commands import _fail
+    from lhtb.errors import ConfigError
+    from lhtb.fs import first_problem
+
+    latest: dict[str, QaTaskReport] = {}
+    for path in report_paths:
+        try:
+            report = QaReport.model_validate_json(path.read_bytes())
+        except ValidationError as exc:
+            return _fail(ConfigError(f"{path}: {first_problem(exc)}"))
+        except OSError as exc:
+            return _fail(ConfigError(f"{path}: cannot read the report: {exc.strerror}"))
+        latest.update({task.task: task for task in report.tasks if task.subtasks})
+    write_catalogue(out, list(latest.values()))
+    console.print(f"{out}: {len(latest)} task(s) written: {markup_safe(', '.join(sorted(latest)))}")
     return 0
 
 

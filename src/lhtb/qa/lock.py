@@ -225,12 +225,19 @@ def held_report(name: str, lock_path: Path) -> QaTaskReport:
     return report
 
 
+def _audit_state(lock: QaLock, name: str, audit_digest_now: str) -> str | None:
+    """Why the lock does not hold a current audit for task ``name`` (None: it does)."""
+    entry = lock.tasks.get(name)
+    if entry is None or entry.audit is None:
+        return "no audit recorded"
+    return None if entry.audit.digest == audit_digest_now else "the recorded audit is stale"
+
+
 def audit_held(lock: QaLock, audit_digests: dict[str, str], rotate: int, lock_path: Path) -> list[str]:
     """The tasks whose recorded audit stands for this run (``lhtb tasks audit --lock --rotate``)."""
 
     def current(name: str) -> bool:
-        entry = lock.tasks.get(name)
-        return entry is not None and entry.audit is not None and entry.audit.digest == audit_digests[name]
+        return _audit_state(lock, name, audit_digests[name]) is None
 
     return held_by_lock(sorted(audit_digests), current, rotate, lock_path)
 
@@ -271,8 +278,6 @@ def unrecorded_audits(lock: QaLock, lock_path: Path, names: list[str], audit_dig
     lock caches audits that held; it does not stand in for one) until they are recorded."""
     notes = []
     for name in sorted(names):
-        entry = lock.tasks.get(name)
-        if entry is None or entry.audit is None or entry.audit.digest != audit_digests[name]:
-            state = "no audit recorded" if entry is None or entry.audit is None else "the recorded audit is stale"
+        if (state := _audit_state(lock, name, audit_digests[name])) is not None:
             notes.append(f"{name}: {state}: record it with `lhtb tasks audit` --lock {lock_path} --update-lock")
     return notes

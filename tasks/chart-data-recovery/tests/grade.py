@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 import math
 import random
+import resource
 import sys
 
 from chartgen import PUBLIC_CASES, PUBLIC_SEED, expected_of, make_spec, meta_of, write_case
 
 from lhtb.grading import Scorecard, stress
-from lhtb.grading.sandbox import AgentRunner, work_dir
+from lhtb.grading.sandbox import AgentRunner, Run, work_dir
 
 SEED = 771903
 APP_DIR = "/app"
@@ -26,6 +27,10 @@ DIGITIZE = "/app/digitize.py"
 HIT = 0.01
 PER_FAMILY = 4
 HIT_BANDS = [(0.5, 0.0), (0.9, 0.6), (0.97, 1.0)]
+RUN_CPU_SEC = 20  # CPU seconds per chart (prlimit; the hard limit 2 s above): a busy machine costs a run nothing
+RUN_WALL_SEC = 120.0  # only a guard against a program that sleeps or waits: CPU time decides, not the clock
+MAX_WALL_OUTS = 2  # wall-guard timeouts before every later run fails without starting
+AGENT_CPU_BUDGET_SEC = 150.0  # CPU seconds of all runs together; later runs fail without starting
 
 
 def family_knobs(family: str, rng: random.Random, index: int) -> dict:
@@ -76,13 +81,20 @@ def point_errors(actual: object, meta: dict, expected: dict) -> list[float]:
 
 
 class Digitizer:
+    """Runs digitize.py under a CPU-time limit per chart, so a loaded machine slows a run but never fails it."""
+
     def __init__(self) -> None:
-        self.runner = AgentRunner(APP_DIR, timeout_sec=20.0, max_timeouts=3)
+        self.runner = AgentRunner(APP_DIR, timeout_sec=RUN_WALL_SEC, max_timeouts=MAX_WALL_OUTS)
         self.work_dir = work_dir("charts-")
 
     def run(self, stem: str, spec: dict) -> tuple[list[float], bool]:
         png, meta_path = write_case(spec, self.work_dir, stem)
-        run = self.runner.run([sys.executable, DIGITIZE, str(png), str(meta_path)])
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if usage.ru_utime + usage.ru_stime > AGENT_CPU_BUDGET_SEC:
+            run = Run(False, "", f"not run: the program used its {AGENT_CPU_BUDGET_SEC:g} s of CPU time")
+        else:
+            limit = f"--cpu={RUN_CPU_SEC}:{RUN_CPU_SEC + 2}"
+            run = self.runner.run(["/usr/bin/prlimit", limit, "--", sys.executable, DIGITIZE, str(png), str(meta_path)])
         actual = None
         if run.ok:
             try:

@@ -19,7 +19,8 @@ def main() -> None:
         dispatch.update(result.dispatch_mw)
         flows = {line.id: 0.0 for line in net.all_lines}
         flows.update(result.flows_mw)
-        out.update(total_cost=result.total_cost, dispatch_mw=dispatch, flows_mw=flows)
+        out.update(total_cost=result.total_cost, dispatch_mw=dispatch, flows_mw=flows, lmp=result.lmp,
+                   islanding_contingencies=result.islanding_contingencies)
     else:
         out.update(total_cost=None, dispatch_mw={}, flows_mw={})
     Path(sys.argv[2]).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")

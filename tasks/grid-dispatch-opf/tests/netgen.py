@@ -8,6 +8,7 @@ import random
 from reference import islands, ptdf, solve
 
 FAMILIES = ["radial", "meshed", "congested", "piecewise", "contingency", "islanded", "infeasible"]
+SECURE_FAMILIES = ["secure", "secure_spur", "secure_list", "secure_islanded", "secure_infeasible"]
 
 
 def _tree(rng: random.Random, n: int) -> list[tuple[int, int]]:
@@ -141,7 +142,83 @@ def _tighten(rng: random.Random, net: dict, share: float) -> dict[str, float]:
     return flows
 
 
+def _spur(rng: random.Random, net: dict) -> None:
+    """Hang a new bus with a load (sometimes a unit too) off the grid by one line: its outage islands the bus."""
+    k = len(net["buses"]) + 1
+    bus = f"S{k}"
+    net["buses"].append({"id": bus, "type": "pq"})
+    other = net["buses"][rng.randrange(k - 1)]["id"]
+    net["lines"].append({"id": f"L{len(net['lines']) + 1}", "from": other, "to": bus,
+                         "x": round(rng.uniform(0.04, 0.4), 4), "rate_mw": 9999.0})
+    net["loads"].append({"bus": bus, "p_mw": round(rng.uniform(5, 40), 1)})
+    if rng.random() < 0.5:
+        pmax = round(rng.uniform(20, 60), 1)
+        net["generators"].append({"id": f"G{len(net['generators']) + 1}", "bus": bus, "pmin_mw": 0.0,
+                                  "pmax_mw": pmax, "cost": _cost(rng, 0.0, pmax, rng.random() < 0.3)})
+
+
+def _secure(rng: random.Random, family: str) -> dict | None:
+    """A network whose N-1 security constraints raise the cost (or, for secure_infeasible, cannot be met)."""
+    net = _base(rng, "congested")
+    if family == "secure_spur":
+        for _ in range(rng.randint(1, 2)):
+            _spur(rng, net)
+    if family == "secure_islanded":
+        group = _split(rng, net, rng.randint(2, max(2, len(net["buses"]) // 3)))
+        if group is None:
+            return None
+        _island_units(rng, net, group)
+        _island_units(rng, net, [b["id"] for b in net["buses"] if b["id"] not in group])
+    if family == "secure_list":
+        live = [r for r, ln in enumerate(net["lines"])]
+        r = live[rng.randrange(len(live))]
+        rest = [ln for q, ln in enumerate(net["lines"]) if q != r]
+        ids = [b["id"] for b in net["buses"]]
+        if _connected(len(ids), [(ids.index(l["from"]), ids.index(l["to"])) for l in rest]):
+            net["lines"][r]["in_service"] = False
+    _tighten(rng, net, 0.2)
+    if family == "secure_list":
+        chosen = [ln["id"] for ln in net["lines"] if rng.random() < 0.6]
+        out = [ln["id"] for ln in net["lines"] if not ln.get("in_service", True)]
+        net["contingencies"] = sorted(set(chosen + out), key=lambda i: int(i[1:]))
+        for ln in net["lines"]:
+            if rng.random() < 0.7:
+                ln["rate_emergency_mw"] = round(ln["rate_mw"] * rng.uniform(1.1, 1.5), 1)
+    else:
+        net["contingencies"] = "all"
+    base = dict(net, contingencies=None)
+    plain = solve(base)
+    if plain["status"] != "optimal":
+        return None
+    for _ in range(12):
+        sol = solve(net)
+        if family == "secure_infeasible":
+            if sol["status"] == "infeasible":
+                return net
+            scale = 0.85
+        elif sol["status"] == "optimal":
+            if sol["total_cost"] > plain["total_cost"] * (1 + 1e-3) + 1.0:
+                return net
+            scale = 0.9
+        else:
+            scale = 1.15
+        for ln in net["lines"]:
+            ln["rate_mw"] = round(ln["rate_mw"] * scale, 1)
+            if "rate_emergency_mw" in ln:
+                ln["rate_emergency_mw"] = round(ln["rate_emergency_mw"] * scale, 1)
+        if solve(base)["status"] != "optimal":
+            return None
+    return None
+
+
 def make_network(rng: random.Random, family: str) -> dict:
+    if family in SECURE_FAMILIES:
+        for _ in range(200):
+            net = _secure(rng, family)
+            if net is not None:
+                net["name"] = family
+                return net
+        raise RuntimeError(f"could not build a {family} network")
     for _ in range(200):
         net = _base(rng, family)
         if family == "contingency":

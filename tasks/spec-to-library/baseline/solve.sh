@@ -1,6 +1,6 @@
 #!/bin/bash
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
-# Weak baseline: fixes the output format and negative BYMONTHDAY, leaves negative BYDAY ordinals, date-only
+# Weak baseline: fixes the output format only; leaves negative BYMONTHDAY, negative BYDAY ordinals, date-only
 # UNTIL, BYSETPOS, WKST/weekly INTERVAL, COUNT vs EXDATE, yearly ordinals, month-end clamping and validation
 # as they were.
 set -euo pipefail

@@ -10,8 +10,8 @@ from reference_recur import RuleError, TooSparse, occurrences
 
 WD = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
 FAMILY_SIZES = {
-    "basic": 60, "until": 50, "byday": 80, "bymonthday": 70, "bysetpos": 70,
-    "weekly_wkst": 60, "exdate": 60, "yearly": 70, "invalid": 60,
+    "basic": 120, "until": 100, "byday": 160, "bymonthday": 140, "bysetpos": 140,
+    "weekly_wkst": 120, "exdate": 120, "yearly": 140, "invalid": 144,
 }
 
 
@@ -76,7 +76,7 @@ def _end(rng, start, parts, p_count=0.5, p_until=0.2):
         parts.append(f"UNTIL={_stamp(until, _chance(rng, 0.5))}")
 
 
-def make_case(family: str, rng) -> tuple[str, str, str]:
+def make_case(family: str, rng, index: int = 0, order: list[int] | None = None) -> tuple[str, str, str]:
     n = str(_int(rng, 1, 30))
     start_text, start = _start(rng, month_end=family in ("bymonthday", "yearly") and _chance(rng, 0.4))
     parts: list[str] = []
@@ -168,7 +168,8 @@ def make_case(family: str, rng) -> tuple[str, str, str]:
         _end(rng, start, parts, 0.3, 0.0)
         n = str(_int(rng, 1, 12))
     else:  # invalid
-        return _invalid(rng, start_text, start, n)
+        kinds = order or list(range(INVALID_KINDS))
+        return _invalid(rng, start_text, n, kinds[index % len(kinds)])
     if _chance(rng, 0.15):
         parts = [p.lower() if _chance(rng, 0.5) else p for p in parts]
     rest = parts[1:]
@@ -176,31 +177,37 @@ def make_case(family: str, rng) -> tuple[str, str, str]:
     return ";".join([parts[0], *order]), start_text, n
 
 
-def _invalid(rng, start_text, start, n):
-    kind = _int(rng, 0, 15)
-    rule = {
-        0: "FREQ=DAILY;COUNT=3;UNTIL=20301231",
-        1: "FREQ=WEEKLY;BYDAY=1MO",
-        2: "FREQ=DAILY;BYDAY=-1FR",
-        3: "FREQ=MONTHLY;BYMONTHDAY=15;BYDAY=2TU",
-        4: "FREQ=WEEKLY;BYMONTHDAY=3",
-        5: "FREQ=MONTHLY;BYSETPOS=1",
-        6: "FREQ=MONTHLY;BYMONTHDAY=0",
-        7: "FREQ=YEARLY;BYMONTH=13",
-        8: "FREQ=DAILY;FOO=1",
-        9: "FREQ=DAILY;INTERVAL=2;INTERVAL=3",
-        10: "INTERVAL=2;COUNT=4",
-        11: "FREQ=DAILY;INTERVAL=0",
-        12: "FREQ=HOURLY",
-        13: "FREQ=MONTHLY;BYDAY=54MO",
-        14: "FREQ=DAILY;EXDATE=20240230",
-        15: "FREQ=MONTHLY;BYSETPOS=0;BYDAY=MO",
-    }[kind]
-    if _chance(rng, 0.2):
-        return "FREQ=DAILY;COUNT=3", stress.pick(rng, ["2024-02-30", "2024-13-01", "2024/01/05", "tomorrow", "2024-01-05 10:00"]), n
-    if _chance(rng, 0.15):
-        return "FREQ=DAILY;COUNT=3", start_text, stress.pick(rng, ["-1", "x", "2.5", ""])
-    return rule, start_text, n
+INVALID_RULES = [
+    "FREQ=DAILY;COUNT=3;UNTIL=20301231",
+    "FREQ=WEEKLY;BYDAY=1MO",
+    "FREQ=DAILY;BYDAY=-1FR",
+    "FREQ=MONTHLY;BYMONTHDAY=15;BYDAY=2TU",
+    "FREQ=WEEKLY;BYMONTHDAY=3",
+    "FREQ=MONTHLY;BYSETPOS=1",
+    "FREQ=MONTHLY;BYMONTHDAY=0",
+    "FREQ=YEARLY;BYMONTH=13",
+    "FREQ=DAILY;FOO=1",
+    "FREQ=DAILY;INTERVAL=2;INTERVAL=3",
+    "INTERVAL=2;COUNT=4",
+    "FREQ=DAILY;INTERVAL=0",
+    "FREQ=HOURLY",
+    "FREQ=MONTHLY;BYDAY=54MO",
+    "FREQ=DAILY;EXDATE=20240230",
+    "FREQ=MONTHLY;BYSETPOS=0;BYDAY=MO",
+]
+BAD_STARTS = ["2024-02-30", "2024-13-01", "2024/01/05", "tomorrow", "2024-01-05 10:00"]
+BAD_COUNTS = ["-1", "x", "2.5", ""]
+INVALID_KINDS = len(INVALID_RULES) + 2  # every bad rule, a bad start, a bad N
+
+
+def _invalid(rng, start_text, n, kind):
+    """Invalid input of kind ``kind``: the family cycles through every kind (a seeded order), so each trial tests
+    every kind of error about equally often and a program's score does not depend on which kinds were drawn."""
+    if kind == len(INVALID_RULES):
+        return "FREQ=DAILY;COUNT=3", stress.pick(rng, BAD_STARTS), n
+    if kind == len(INVALID_RULES) + 1:
+        return "FREQ=DAILY;COUNT=3", start_text, stress.pick(rng, BAD_COUNTS)
+    return INVALID_RULES[kind], start_text, n
 
 
 def _reasonable(case) -> bool:
@@ -215,11 +222,12 @@ def _reasonable(case) -> bool:
 
 
 def family_cases(seed: int, family: str, n: int | None = None) -> list[tuple[str, str, str]]:
+    order = _sample(stress.rng(seed, "recur", family, "order"), range(INVALID_KINDS), INVALID_KINDS)
     out = []
     for i in range(FAMILY_SIZES[family] if n is None else n):
         rng = stress.rng(seed, "recur", family, i)
-        case = make_case(family, rng)
+        case = make_case(family, rng, i, order)
         while family != "invalid" and not _reasonable(case):
-            case = make_case(family, rng)
+            case = make_case(family, rng, i, order)
         out.append(case)
     return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import resource
 import sys
 from pathlib import Path
 
@@ -15,14 +16,21 @@ from cases import FAMILY_SIZES, family_cases  # noqa: E402
 from reference_recur import run as reference  # noqa: E402
 
 from lhtb.grading import Scorecard, stress  # noqa: E402
-from lhtb.grading.sandbox import AgentRunner, work_dir  # noqa: E402
+from lhtb.grading.sandbox import AgentRunner, Run, work_dir  # noqa: E402
 
 SEED = 5545
 APP_DIR = "/app"
 PUBLIC = Path(__file__).resolve().parent / "public"
 WEIGHTS = {"basic": 1, "until": 1, "byday": 1.5, "bymonthday": 1.5, "bysetpos": 1.5, "weekly_wkst": 1,
            "exdate": 1, "yearly": 1.5, "invalid": 1}
-CHUNK = 12
+CHUNK = 4
+SINGLES_PER_FAMILY = 6
+RUN_CPU_SEC = 10  # soft RLIMIT_CPU per run (SIGXCPU; the hard limit 2 s above): a batch needs a second or two
+RUN_WALL_SEC = 60.0  # only a guard against a program that sleeps or waits: CPU time decides, not the clock
+MAX_WALL_OUTS = 2  # wall-guard timeouts in the whole verification before every later run fails without starting
+MAX_CPU_OUTS = 2  # CPU-limit kills per family before its remaining runs fail without starting
+AGENT_CPU_BUDGET_SEC = 90.0  # CPU seconds of all runs together; later runs fail without starting
+CPU_KILLED = {"exit status -24", "exit status -9"}  # SIGXCPU at the soft limit, SIGKILL at the hard one
 CLI_PROBE = ("FREQ=DAILY;COUNT=3", "2024-01-30T09:00:00", "5")
 EXIT = re.compile(r"exit status (-?\d+)")
 
@@ -33,25 +41,37 @@ def expected_line(case) -> str:
 
 
 class Recur:
+    """Runs the agent's program under a CPU-time limit, so a case's outcome is the same on a busy machine: a
+    program that loops forever is stopped by its CPU limit, one that is merely slowed by other load is not."""
+
     def __init__(self) -> None:
-        self.runner = AgentRunner(APP_DIR, timeout_sec=8.0, max_timeouts=3)  # the probes
-        self.family_runners: dict[str, AgentRunner] = {}
+        self.runner = AgentRunner(APP_DIR, timeout_sec=RUN_WALL_SEC, max_timeouts=MAX_WALL_OUTS)
+        self.cpu_outs: dict[str, int] = {}
         self.dir = work_dir("recur-cases-")
 
+    def run(self, group: str, argv: list[str]) -> Run:
+        """One run, charged to ``group`` (a family, or the probes): each group has its own allowance of CPU-limit
+        kills, so a rule that loops costs only its own family."""
+        if self.cpu_outs.get(group, 0) >= MAX_CPU_OUTS:
+            return Run(False, "", "not run: the program hit its CPU limit too often in this family")
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if usage.ru_utime + usage.ru_stime > AGENT_CPU_BUDGET_SEC:
+            return Run(False, "", f"not run: the program used its {AGENT_CPU_BUDGET_SEC:g} s of CPU time")
+        limit = f"--cpu={RUN_CPU_SEC}:{RUN_CPU_SEC + 2}"
+        run = self.runner.run(["/usr/bin/prlimit", limit, "--", sys.executable, "-m", "recur", *argv])
+        if run.note in CPU_KILLED:
+            self.cpu_outs[group] = self.cpu_outs.get(group, 0) + 1
+        return run
+
     def batch(self, name: str, cases) -> list[str] | None:
-        """One batch run; each family has its own timeout budget, so a rule that hangs costs only its family."""
-        family = name.rsplit("-", 1)[0]
-        runner = self.family_runners.setdefault(family, AgentRunner(APP_DIR, timeout_sec=8.0, max_timeouts=2))
         path = self.dir / f"{name}.tsv"
         path.write_text("".join("\t".join(c) + "\n" for c in cases), encoding="utf-8")
         path.chmod(0o644)
-        run = runner.run([sys.executable, "-m", "recur", "--batch", str(path)])
+        run = self.run(name.rsplit("-", 1)[0], ["--batch", str(path)])
         return run.stdout.split("\n")[: len(cases)] if run.ok else None
 
     def single(self, case, family: str | None = None) -> tuple[int | None, str]:
-        runner = self.runner if family is None else self.family_runners.setdefault(
-            f"single {family}", AgentRunner(APP_DIR, timeout_sec=8.0, max_timeouts=1))
-        run = runner.run([sys.executable, "-m", "recur", *case])
+        run = self.run("probes" if family is None else f"single {family}", list(case))
         match = EXIT.search(run.note)
         return (int(match[1]) if match else None), run.stdout
 
@@ -114,7 +134,7 @@ def main() -> None:
 
     singles, substantive = [], []
     for family in FAMILY_SIZES:
-        for case in family_cases(seed + 1, family, 3):
+        for case in family_cases(seed + 1, family, SINGLES_PER_FAMILY):
             code, out = reference(list(case))
             singles.append(recur.single(case, family) == (code, out))
             substantive.append(code == 0 and out != "")

@@ -30,6 +30,11 @@ class Line:
     x: float
     rate_mw: float
     in_service: bool = True
+    rate_emergency_mw: float | None = None
+
+    @property
+    def emergency_mw(self) -> float:
+        return self.rate_mw if self.rate_emergency_mw is None else self.rate_emergency_mw
 
 
 @dataclass
@@ -58,6 +63,7 @@ class Network:
     loads: list[Load]
     all_lines: list[Line] = field(default_factory=list)
     all_generators: list[Generator] = field(default_factory=list)
+    contingencies: list[str] = field(default_factory=list)  # line ids whose single outage must be secured
 
     @property
     def bus_ids(self) -> list[str]:
@@ -120,6 +126,7 @@ def parse_network(data: dict) -> Network:
         line = Line(
             str(raw["id"]), str(raw["from"]), str(raw["to"]), float(raw["x"]), float(raw["rate_mw"]),
             _flag(raw.get("in_service")),
+            None if raw.get("rate_emergency_mw") is None else float(raw["rate_emergency_mw"]),
         )
         if line.from_bus not in known or line.to_bus not in known:
             raise NetworkError(f"line {line.id} connects an unknown bus")
@@ -140,7 +147,15 @@ def parse_network(data: dict) -> Network:
     for load in loads:
         if load.bus not in known:
             raise NetworkError(f"a load sits at an unknown bus {load.bus}")
+    spec = data.get("contingencies")
+    if spec is None:
+        contingencies = []
+    elif spec == "all":
+        contingencies = [line.id for line in all_lines]
+    else:
+        contingencies = [str(item) for item in spec]
     return Network(
+        contingencies=contingencies,
         name=str(data.get("name", "network")),
         base_mva=base,
         buses=buses,

@@ -7,7 +7,7 @@ Variables: one output per generator segment, in per unit on the system base. Con
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy.optimize import linprog
@@ -23,6 +23,8 @@ class DispatchResult:
     total_cost: float | None = None
     dispatch_mw: dict[str, float] = field(default_factory=dict)
     flows_mw: dict[str, float] = field(default_factory=dict)
+    lmp: dict[str, float | None] = field(default_factory=dict)
+    islanding_contingencies: list[str] = field(default_factory=list)
     message: str = ""
 
 
@@ -83,6 +85,17 @@ def optimise_dispatch(net: Network) -> DispatchResult:
     a_ub = ptdf @ column_bus if len(net.lines) else np.zeros((0, n_var))
     base_flow = ptdf @ fixed_inj if len(net.lines) else np.zeros(0)
     rates = np.array([line.rate_mw for line in net.lines]) / base
+
+    # N-1 security: the same dispatch must keep every line within its emergency rating after each secured outage
+    secured, islanding = security_cases(net)
+    sens = [ptdf]
+    for outaged in secured:
+        ptdf_k = ptdf_matrix(outaged)
+        sens.append(ptdf_k)
+        a_ub = np.vstack([a_ub, ptdf_k @ column_bus])
+        base_flow = np.concatenate([base_flow, ptdf_k @ fixed_inj])
+        rates = np.concatenate([rates, np.array([line.emergency_mw for line in outaged.lines]) / base])
+    sens = np.vstack(sens) if len(rates) else np.zeros((0, len(net.buses)))
     b_ub = np.concatenate([rates - base_flow, rates + base_flow])
     a_ub = np.vstack([a_ub, -a_ub])
 
@@ -102,4 +115,36 @@ def optimise_dispatch(net: Network) -> DispatchResult:
         dispatch[gens[g].id] += float(result.x[v]) * base
     total = sum(evaluate_cost(gen.cost, dispatch[gen.id]) for gen in gens)
     flows = line_flows_mw(net, net_injections_mw(net, dispatch))
-    return DispatchResult("optimal", total_cost=total, dispatch_mw=dispatch, flows_mw=flows)
+
+    # locational marginal prices: d(total cost)/d(load at the bus), from the duals of the balance and flow rows
+    eq_dual = np.zeros(n_islands)
+    eq_dual[~empty] = result.eqlin.marginals
+    ub_dual = result.ineqlin.marginals if len(rates) else np.zeros(0)
+    half = len(rates)
+    flow_dual = ub_dual[:half] - ub_dual[half:] if half else np.zeros(0)
+    lmp = {}
+    for k, bus in enumerate(net.buses):
+        if empty[label[k]]:
+            lmp[bus.id] = None
+            continue
+        value = eq_dual[label[k]] + (flow_dual @ sens[:, k] if half else 0.0)
+        lmp[bus.id] = float(value) / base
+    return DispatchResult("optimal", total_cost=total, dispatch_mw=dispatch, flows_mw=flows, lmp=lmp,
+                          islanding_contingencies=islanding)
+
+
+def security_cases(net: Network) -> tuple[list[Network], list[str]]:
+    """The outaged networks of the secured contingencies, and the sorted ids of the listed in-service lines whose
+    outage would split an island (those are not secured)."""
+    wanted = set(net.contingencies)
+    n_islands = len(set(islands(net)))
+    secured, islanding = [], []
+    for line in net.lines:
+        if line.id not in wanted:
+            continue
+        outaged = replace(net, lines=[other for other in net.lines if other is not line])
+        if len(set(islands(outaged))) > n_islands:
+            islanding.append(line.id)
+        else:
+            secured.append(outaged)
+    return secured, sorted(islanding)

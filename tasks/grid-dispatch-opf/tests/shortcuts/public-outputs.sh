@@ -7,7 +7,7 @@ python3 - <<'PY'
 import json
 from pathlib import Path
 table = {}
-for name in ("case_a", "case_b"):
+for name in ("case_a", "case_b", "case_c"):
     net = json.loads(Path(f"examples/{name}.json").read_text())
     key = sorted(str(g["id"]) + "@" + str(g["pmax_mw"]) for g in net["generators"])
     table["|".join(key)] = json.loads(Path(f"examples/{name}.expected.json").read_text())
