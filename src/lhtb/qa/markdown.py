@@ -1,8 +1,9 @@
-"""docs/tasks.md from a QA report: each task with its category, measured rewards, subtasks and weights."""
+"""docs/tasks.md from QA reports: each measured task with its category, rewards, subtasks and weights; the file is
+updated per task, so a check of some tasks keeps every other task's entry."""
 
 from __future__ import annotations
 
-from lhtb.results.models import QaReport, QaTaskReport
+from lhtb.results.models import QaTaskReport
 
 
 def _rewards(rewards: dict[str, float | None]) -> str:
@@ -112,7 +113,3 @@ def update_tasks_markdown(existing: str | None, tasks: list[QaTaskReport]) -> st
     for name in order:
         lines += ["", *entries[name][2]]
     return "\n".join(lines) + "\n"
-
-
-def tasks_markdown(report: QaReport) -> str:
-    return update_tasks_markdown(None, measured(report.tasks))
