@@ -2,7 +2,8 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 # Weak baseline: wraps the team's run_close.py into the required CLI and fixes the obvious parsing problems
 # (decimal-comma amounts, lower-case references), weekend rates; still converts on the statement date, no XLSX,
-# no de-duplication, reversals, split payments or netted fees, and unsorted outputs.
+# no MT940-like .sta statements, no de-duplication, reversals, split payments, bulk remittances or netted fees,
+# and unsorted outputs.
 set -euo pipefail
 cd /app
 sed -e 's|main("sample/statements", "sample/ledger.csv", "sample/rates.csv", "out")|main(*sys.argv[1:5])|' run_close.py > reconcile.py

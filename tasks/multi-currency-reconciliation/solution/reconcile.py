@@ -15,6 +15,9 @@ from pathlib import Path
 CENT = Decimal("0.01")
 REF = re.compile(r"\b(INV|PAY|REF)-\d{4,6}\b", re.IGNORECASE)
 NAME = re.compile(r"([A-Za-z0-9]+)_([A-Za-z]{3})")
+TAG = re.compile(r":([0-9]{2}[A-Z]?):(.*)")
+FIELD61 = re.compile(r"(\d{2})(\d{2})(\d{2})(?:\d{4})?(RC|RD|C|D)(\d+,\d*)N[A-Za-z0-9]{3}(.*)")
+SUFFIXES = (".csv", ".xlsx", ".sta")
 
 
 def q(value: Decimal) -> Decimal:
@@ -29,9 +32,37 @@ def _dec_comma(text: str) -> Decimal:
     return Decimal(text.strip().replace(".", "").replace(",", "."))
 
 
+def read_mt940(text: str) -> list[dict]:
+    lines, field = [], None  # field: the tag whose value a continuation line extends
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        m = TAG.match(raw.strip())
+        if m:
+            tag, value = m[1], m[2].strip()
+            field = tag
+            if tag == "61":
+                f = FIELD61.fullmatch(value)
+                yy, mm, dd, mark, amount, rest = f.groups()
+                value_amount = Decimal(amount.replace(",", ".") + ("0" if amount.endswith(",") else ""))
+                sign = 1 if mark in ("C", "RD") else -1
+                lines.append({"txn": rest.split("//")[0].strip(), "date": dt.date(2000 + int(yy), int(mm), int(dd)),
+                              "text": "", "amount": sign * value_amount})
+            elif tag == "86" and lines:
+                lines[-1]["text"] = value
+            continue
+        if raw.strip() == "-":
+            field = None
+        elif field == "86" and lines:
+            lines[-1]["text"] = (lines[-1]["text"] + " " + raw.strip()).strip()
+    return lines
+
+
 def read_statement(path: Path, account: str, currency: str) -> list[dict]:
     lines = []
-    if path.suffix.lower() == ".xlsx":
+    if path.suffix.lower() == ".sta":
+        lines = read_mt940(path.read_text(encoding="utf-8-sig"))
+    elif path.suffix.lower() == ".xlsx":
         from openpyxl import load_workbook
 
         sheet = load_workbook(path, read_only=True, data_only=True).worksheets[0]
@@ -73,8 +104,11 @@ def read_statement(path: Path, account: str, currency: str) -> list[dict]:
                               "amount": _dec_plain(row["Credit"] or "") - _dec_plain(row["Debit"] or "")})
     for line in lines:
         line["account"], line["currency"] = account, currency
-        m = REF.search(line["text"])
-        line["reference"] = m.group(0).upper() if m else ""
+        refs = []
+        for m in REF.finditer(line["text"]):
+            if m.group(0).upper() not in refs:
+                refs.append(m.group(0).upper())
+        line["references"] = refs
     return lines
 
 
@@ -110,7 +144,7 @@ def reconcile(statements_dir: Path, ledger_path: Path, rates_path: Path, out_dir
     rates = Rates(rates_path)
     lines, seen, duplicates = [], set(), 0
     account_ccy = {}
-    for path in sorted(p for p in statements_dir.iterdir() if p.is_file() and p.suffix.lower() in (".csv", ".xlsx")):
+    for path in sorted(p for p in statements_dir.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES):
         m = NAME.fullmatch(path.stem)
         if not m:
             continue
@@ -147,24 +181,44 @@ def reconcile(statements_dir: Path, ledger_path: Path, rates_path: Path, out_dir
         status[(other["account"], other["txn"])] = ("", "reversal")
         pairs += 1
 
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def root(node):
+        while parent.setdefault(node, node) != node:
+            node = parent[node]
+        return node
+
+    open_lines = [l for l in lines if (l["account"], l["txn"]) not in status and l["references"]]
+    for line in open_lines:
+        first = root((line["account"], line["references"][0]))
+        for ref in line["references"][1:]:
+            other = root((line["account"], ref))
+            if other != first:
+                parent[max(other, first)] = min(other, first)
+                first = min(other, first)
     groups_s: dict[tuple[str, str], list[dict]] = {}
-    for line in lines:
-        if (line["account"], line["txn"]) not in status and line["reference"]:
-            groups_s.setdefault((line["account"], line["reference"]), []).append(line)
+    for line in open_lines:
+        groups_s.setdefault(root((line["account"], line["references"][0])), []).append(line)
     groups_l: dict[tuple[str, str], list[dict]] = {}
     for entry in ledger:
-        if entry["reference"]:
-            groups_l.setdefault((entry["account"], entry["reference"]), []).append(entry)
-    matched_ledger = set()
+        key = (entry["account"], entry["reference"])
+        if entry["reference"] and key in parent:
+            groups_l.setdefault(root(key), []).append(entry)
+    matched_ledger, fx_difference = set(), {}
     for key, slines in groups_s.items():
         entries = groups_l.get(key)
         if not entries or key[0] not in account_ccy:
             continue
         ccy = account_ccy[key[0]]
         expected = sum((rates.convert(e["amount"], e["currency"], ccy, e["date"]) for e in entries), Decimal(0))
-        if sum((l["amount"] for l in slines), Decimal(0)) != expected:
+        foreign = sum(1 for e in entries if e["currency"] != ccy)
+        difference = sum((l["amount"] for l in slines), Decimal(0)) - expected
+        if abs(difference) > CENT * foreign:
             continue
-        if len(slines) > 1:
+        fx_difference[key[0]] = fx_difference.get(key[0], Decimal(0)) + difference
+        if len({r for l in slines for r in l["references"]}) > 1:
+            kind = "bulk"
+        elif len(slines) > 1:
             kind = "split"
         elif any(e["kind"] == "fee" for e in entries):
             kind = "netted"
@@ -198,6 +252,7 @@ def reconcile(statements_dir: Path, ledger_path: Path, rates_path: Path, out_dir
             "currency": account_ccy[account],
             "statement_net": float(sum((l["amount"] for l in mine), Decimal(0))),
             "unmatched_net": float(sum((l["amount"] for l in unmatched_lines if l["account"] == account), Decimal(0))),
+            "fx_difference": float(fx_difference.get(account, Decimal(0))),
         }
     summary = {
         "statement_lines": len(lines),

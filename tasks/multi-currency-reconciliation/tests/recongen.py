@@ -1,6 +1,6 @@
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 """Deterministic generator of a month-end reconciliation data set: bank statements (CSV and XLSX in three bank
-formats), a general-ledger export and daily FX rates.
+formats, and MT940-like .sta text statements), a general-ledger export and daily FX rates.
 
     python3 recongen.py OUT_DIR [SEED]      -> OUT_DIR/statements/*, OUT_DIR/ledger.csv, OUT_DIR/rates.csv
 """
@@ -16,7 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 BASE_RATES = {"USD": 1.0, "EUR": 1.085, "GBP": 1.27, "CHF": 1.13}
-KNOBS = ("fx", "split", "netted", "reversal", "duplicate", "unmatched", "formats", "weekend")
+KNOBS = ("fx", "split", "netted", "reversal", "duplicate", "unmatched", "formats", "weekend", "mt940", "bulk")
 CENT = Decimal("0.01")
 
 
@@ -67,6 +67,8 @@ def make_dataset(rng: random.Random, knobs: frozenset) -> dict[str, bytes]:
     start = dt.date(2024, 1, 1) + dt.timedelta(_int(rng, 0, 300))
     rates = Rates(rng, start - dt.timedelta(15), 60)
     all_formats = ["A", "B", "C"] if "formats" in knobs else ["A"]
+    if "mt940" in knobs:
+        all_formats = ["D", *all_formats[1:]] if "formats" in knobs else ["D"]
     accounts = []
     for i, ccy in enumerate(["USD", "EUR", "GBP"] if _chance(rng, 0.5) else ["EUR", "USD", "CHF"]):
         accounts.append((f"{ccy[:2]}{_int(rng, 10, 99)}{i}", ccy, all_formats[i % len(all_formats)]))
@@ -141,7 +143,40 @@ def make_dataset(rng: random.Random, knobs: frozenset) -> dict[str, bytes]:
                 if _chance(rng, 0.5):  # partially paid only
                     add_line(acct, sday, desc.format(r=ref) + " partial", q(expected * Decimal("0.4")))
             else:
+                if kind == "fx":  # the bank's own conversion: a cent off (within tolerance) or clearly off
+                    roll = rng.random()
+                    if roll < 0.3:
+                        expected += _pick(rng, [CENT, -CENT])
+                    elif roll < 0.4:
+                        expected += _pick(rng, [1, -1]) * CENT * _int(rng, 2, 9)
                 add_line(acct, sday, desc.format(r=ref), expected)
+        if "bulk" in knobs:  # one remittance settling several invoices
+            for _ in range(_int(rng, 2, 3)):
+                refs, total, lday, foreign = [], Decimal(0), business(day_in_month()), 0
+                for _k in range(_int(rng, 2, 3)):
+                    ref = f"INV-{next_id('R'):05d}"
+                    lccy = _pick(rng, [c for c in BASE_RATES if c != ccy]) if "fx" in knobs and _chance(rng, 0.4) else ccy
+                    gross = amount()
+                    eday = business(lday - dt.timedelta(_int(rng, 0, 5)))
+                    ledger.append({"entry_id": f"GL{next_id('L')}", "date": eday, "account": acct, "reference": ref,
+                                   "amount": gross, "currency": lccy, "kind": "receipt"})
+                    refs.append(ref)
+                    foreign += lccy != ccy
+                    total += rates.convert(gross, lccy, ccy, eday)
+                variant = _pick(rng, ["one", "one", "two_lines", "short"])
+                sday = lday + dt.timedelta(_int(rng, 0, 4))
+                joined = _pick(rng, [", ".join(refs), "/".join(refs), " ".join(refs), ", ".join(refs[:-1]) + " and " + refs[-1]])
+                text = _pick(rng, ["Remittance {r} Fabrikam", "BULK PAYMENT {r}", "Invoices {r} - Tailspin Toys"]).format(r=joined)
+                if variant == "one":
+                    if foreign and _chance(rng, 0.5):  # rounding differences of the bank's conversions
+                        total += _pick(rng, [1, -1]) * CENT * _int(rng, 1, foreign)
+                    add_line(acct, sday, text, total)
+                elif variant == "short":  # the payer took a discount: does not add up
+                    add_line(acct, sday, text, total - Decimal(_int(rng, 100, 2000)) / 100)
+                else:
+                    part = q(total * Decimal(_int(rng, 40, 80)) / 100)
+                    add_line(acct, sday, text, part)
+                    add_line(acct, sday + dt.timedelta(_int(rng, 1, 5)), f"Balance {refs[-1].lower() if _chance(rng, 0.4) else refs[-1]}", total - part)
         if "unmatched" in knobs:
             for _ in range(_int(rng, 1, 3)):
                 text = _pick(rng, ["ACCOUNT MAINTENANCE FEE", "INTEREST", "CARD SETTLEMENT 4471", f"REF-{next_id('R'):05d} unknown payer"])
@@ -172,8 +207,10 @@ def make_dataset(rng: random.Random, knobs: frozenset) -> dict[str, bytes]:
             files[name + ".csv"] = _format_a(lines[acct]).encode("utf-8")
         elif fmt == "B":
             files[name + ".csv"] = _format_b(lines[acct]).encode("utf-8")
-        else:
+        elif fmt == "C":
             files[name + ".xlsx"] = _format_c(acct, lines[acct])
+        else:
+            files[name + _pick(rng, [".sta", ".STA"])] = _format_d(rng, acct, ccy, lines[acct]).encode("utf-8")
     rng_order = ledger[:]
     rng_order.sort(key=lambda e: (e["date"], e["entry_id"]))
     out = io.StringIO()
@@ -229,6 +266,45 @@ def _format_c(acct, lines) -> bytes:
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()
+
+
+def _mt_amount(rng, value: Decimal) -> str:
+    text = f"{abs(value):.2f}".replace(".", ",")
+    return text.rstrip("0") if _chance(rng, 0.5) else text
+
+
+def _format_d(rng, acct, ccy, lines) -> str:
+    """MT940-like: :61: value date YYMMDD, optional entry date MMDD, mark C/D/RC/RD, amount with a decimal comma,
+    N + 3-character type code, transaction id, optional //bank reference; :86: description, maybe continued."""
+    out = []
+    blocks = [lines]
+    if len(lines) > 8 and _chance(rng, 0.6):
+        cut = _int(rng, 3, len(lines) - 3)
+        blocks = [lines[:cut], lines[cut:]]
+    balance = Decimal(_int(rng, 100000, 9000000)) / 100
+    for number, block in enumerate(blocks, 1):
+        first = block[0]["date"] if block else dt.date(2024, 1, 1)
+        out += [f":20:STMT{first:%y%m%d}{number}", f":25:{acct}", f":28C:{_int(rng, 10, 300)}/{number}",
+                f":60{'F' if number == 1 else 'M'}:{'C' if balance >= 0 else 'D'}{first:%y%m%d}{ccy}{_mt_amount(rng, balance)}"]
+        for l in block:
+            reversal = l["text"].upper().startswith("REVERSAL OF ")
+            mark = ("RD" if l["amount"] >= 0 else "RC") if reversal else ("C" if l["amount"] >= 0 else "D")
+            entry = f"{l['date'] + dt.timedelta(_int(rng, 0, 2)):%m%d}" if _chance(rng, 0.6) else ""
+            code = _pick(rng, ["TRF", "MSC", "CHG", "DDT", "COL"])
+            bank_ref = f"//{_int(rng, 10**9, 10**10 - 1)}" if _chance(rng, 0.7) else ""
+            out.append(f":61:{l['date']:%y%m%d}{entry}{mark}{_mt_amount(rng, l['amount'])}N{code}{l['txn']}{bank_ref}")
+            text = l["text"]
+            spaces = [i for i, c in enumerate(text) if c == " "]
+            if spaces and _chance(rng, 0.5):
+                cut = _pick(rng, spaces)
+                out += [f":86:{text[:cut]}", text[cut + 1:]]
+            elif text:
+                out.append(f":86:{text}")
+            balance += l["amount"]
+        last = block[-1]["date"] if block else first
+        final = "F" if number == len(blocks) else "M"
+        out += [f":62{final}:{'C' if balance >= 0 else 'D'}{last:%y%m%d}{ccy}{_mt_amount(rng, balance)}", "-"]
+    return "\r\n".join(out) + "\r\n"
 
 
 def write_dataset(out_dir: Path, files: dict[str, bytes]) -> None:

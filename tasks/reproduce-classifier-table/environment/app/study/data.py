@@ -18,3 +18,7 @@ def split_xy(frame):
     X = frame[NUMERIC + CATEGORICAL].copy()
     y = frame[LABEL].astype(str).to_numpy()
     return X, y
+
+
+def customers(frame):
+    return frame["customer_id"].astype(str).to_numpy()

@@ -9,13 +9,16 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from study.data import CATEGORICAL, NUMERIC
 
 
-def make_preprocessor():
+def make_preprocessor(numeric_columns=NUMERIC, categorical_columns=CATEGORICAL):
     numeric = Pipeline([("impute", SimpleImputer(strategy="mean")), ("scale", StandardScaler())])
     categorical = Pipeline([
         ("impute", SimpleImputer(strategy="most_frequent")),
         ("onehot", OneHotEncoder(handle_unknown="ignore", sparse_output=False)),
     ])
-    return ColumnTransformer([("num", numeric, NUMERIC), ("cat", categorical, CATEGORICAL)])
+    parts = [("num", numeric, list(numeric_columns))]
+    if categorical_columns:
+        parts.append(("cat", categorical, list(categorical_columns)))
+    return ColumnTransformer(parts)
 
 
 def prepare(X):
