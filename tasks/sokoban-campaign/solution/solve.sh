@@ -1,7 +1,8 @@
 #!/bin/bash
 # lhtb-canary GUID 6f1c2a7e-lhtb-9b1d-canary
 # Gold solution: fix the level parser, then replace the breadth-first solver with a move-optimal A* over push
-# states (cheapest-assignment heuristic, dead squares from reverse pulls, frozen-box pruning).
+# states (cheapest-assignment heuristic, dead squares from reverse pulls, frozen-box pruning) for up to four
+# boxes, and a greedy best-first search (same pruning, assignment by dynamic programming) beyond.
 set -euo pipefail
 cd /app
 
@@ -20,6 +21,33 @@ fixes = [
 for old, new in fixes:
     assert old in src, old
     src = src.replace(old, new)
+# run-length encoded rows and '|' row separators (SOK notation)
+old = "        rows.append(line)\n"
+assert old in src
+src = src.replace(old, "        rows.extend(expand_rle(line))\n")
+src = src.replace("def parse_level(text: str) -> Level:\n", '''def expand_rle(line: str) -> list:
+    if not any(ch.isdigit() or ch == "|" for ch in line):
+        return [line]
+    rows, row, count = [], [], ""
+    for ch in line.rstrip():
+        if ch.isdigit():
+            count += ch
+        elif ch == "|":
+            if count:
+                raise LevelError(f"count {count} before a row separator")
+            rows.append("".join(row))
+            row = []
+        else:
+            row.append(ch * int(count or 1))
+            count = ""
+    if count:
+        raise LevelError(f"count {count} at the end of a row")
+    rows.append("".join(row))
+    return rows
+
+
+def parse_level(text: str) -> Level:
+''', 1)
 path.write_text(src)
 PY
 
@@ -32,6 +60,8 @@ behind a box along a shortest walk and pushes once (cost = walk + 1). The heuris
 assignment of boxes to distinct goals by lone-box push distance: admissible and consistent, so the first
 solved state popped is move-optimal. Pruning that keeps optimality: dead squares (no pull path from any
 goal) and frozen boxes off their goals. Cells are integers r * width + c (with a margin) internally.
+Beyond four boxes an optimal search does not fit the time limit: a greedy best-first search over the same
+states (player normalised to its region), ordered by the assignment cost, finds some solution instead.
 """
 
 from __future__ import annotations
@@ -172,11 +202,82 @@ def solve(level):
     return None
 
 
-def rebuild(board, key, came):
+def assignment(rows):
+    """Cheapest assignment of boxes (rows) to distinct goals: dynamic programming over goal subsets."""
+    best = {0: 0}
+    for row in rows:
+        nxt = {}
+        for used, cost in best.items():
+            for goal, d in enumerate(row):
+                bit = 1 << goal
+                if not used & bit and d < INF:
+                    value = cost + d
+                    if value < nxt.get(used | bit, INF):
+                        nxt[used | bit] = value
+        if not nxt:
+            return INF
+        best = nxt
+    return min(best.values())
+
+
+def solve_greedy(level):
+    board = Board(level)
+    tables, live, steps = board.tables, board.live, board.steps
+    goal_set = frozenset(board.goals)
+
+    def region(player, box_set):
+        dist, _ = board.walk(player, box_set)
+        return dist
+
+    def cost(boxes):
+        return assignment([[t[b] for t in tables] for b in boxes])
+
+    boxes0 = tuple(sorted(board.index(b) for b in level.boxes))
+    player0 = board.index(level.player)
+    if cost(boxes0) >= INF:
+        return None
+    dist0 = region(player0, boxes0)
+    start = (min(i for i, d in enumerate(dist0) if d >= 0), boxes0)
+    came = {start: None}  # key -> (previous key, player cell in it, stand cell, push direction)
+    where = {start: player0}  # key -> the player's actual cell
+    heap = [(cost(boxes0), 0, start)]  # (assignment cost, pushes, key): fewer pushes first among equals
+    while heap:
+        _h, pushes, key = heapq.heappop(heap)
+        _, boxes = key
+        box_set = frozenset(boxes)
+        if box_set == goal_set:
+            return rebuild(board, key, came, where)
+        player = where[key]
+        dist = region(player, boxes)
+        for box in boxes:
+            for k, s in enumerate(steps):
+                stand, dest = box - s, box + s
+                if dist[stand] < 0 or not live[dest] or dest in box_set:
+                    continue
+                new_set = (box_set - {box}) | {dest}
+                if dest not in goal_set and board.frozen(dest, new_set):
+                    continue
+                new_boxes = tuple(sorted(new_set))
+                after = region(box, new_boxes)
+                new_key = (min(i for i, d in enumerate(after) if d >= 0), new_boxes)
+                if new_key in came:
+                    continue
+                h = cost(new_boxes)
+                if h >= INF:
+                    continue
+                came[new_key] = (key, stand, k)
+                where[new_key] = box
+                heapq.heappush(heap, (h, pushes + 1, new_key))
+    return None
+
+
+def rebuild(board, key, came, where=None):
     segments = []
     while came[key] is not None:
         prev, stand, push = came[key]
         player, boxes = prev
+        if where is not None:  # greedy keys hold a normalised player cell
+            player = where[prev]
         _, parent = board.walk(player, boxes, parents=True)
         steps = []
         cell = stand
@@ -191,7 +292,7 @@ def rebuild(board, key, came):
 def main():
     with open(sys.argv[1]) as handle:
         level = parse_level(handle.read())
-    moves = solve(level)
+    moves = solve(level) if len(level.boxes) <= 4 else solve_greedy(level)
     if moves is None:
         print("no solution", file=sys.stderr)
         return 1

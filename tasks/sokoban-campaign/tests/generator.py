@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from reference import optimal_moves, push_distances
+from reference import brute_force_solves, greedy_pushes, optimal_moves, push_distances
 from sokoban.level import DIRECTIONS, Level, parse_level
 
 DIRS = tuple(DIRECTIONS.values())
@@ -24,8 +24,13 @@ FAMILIES = {
                   divider=True, min_pushes=12),
     "crowded": dict(size=((6, 8), (5, 7)), boxes=4, walls=0.12, outline=0.0, steps=1200, fancy=0.3,
                     min_pushes=10),
+    "encoded": dict(size=((9, 11), (7, 9)), boxes=3, walls=0.08, outline=0.2, steps=1500, fancy=1.0,
+                    min_pushes=12, rle=True),
     "irregular": dict(size=((10, 12), (9, 11)), boxes=3, walls=0.08, outline=0.35, steps=1500, fancy=1.0,
                       min_pushes=12, on_goal=True),
+    # more boxes than a move-optimal search proves in time: graded on solving only
+    "warehouse": dict(size=((10, 12), (9, 11)), boxes=6, walls=0.08, outline=0.1, steps=4000, fancy=0.3,
+                      min_pushes=24, optimal=False),
 }
 
 
@@ -127,24 +132,54 @@ def render(floor: set, height: int, width: int, goals, boxes, player, rng: rando
         if fancy and rng.random() < 0.5:
             line += " " * randint(rng, 1, 3)
         lines.append(line)
+    if knobs.get("rle"):
+        lines = encode_rows(rng, lines)
     if not fancy:
         return f"; Title: {title}\n" + "\n".join(lines) + "\n"
     header = [f"; Title: {title}", "; Author: lhtb generator", ";"]
     return "\n".join(header + lines) + "\n\n"
 
 
+def rle_row(line: str) -> str:
+    """One row run-length encoded, spaces written as '-' (e.g. '####--$$@' -> '4#2-2$@')."""
+    line = line.rstrip().replace(" ", "-")
+    out, i = [], 0
+    while i < len(line):
+        j = i
+        while j < len(line) and line[j] == line[i]:
+            j += 1
+        out.append((str(j - i) if j - i > 1 else "") + line[i])
+        i = j
+    return "".join(out)
+
+
+def encode_rows(rng: random.Random, lines: list) -> list:
+    """Rows run-length encoded and joined by '|' in groups (a whole map on one line, or a few per line)."""
+    rows = [rle_row(line) for line in lines]
+    group = [len(rows), 1, randint(rng, 2, 4)][randint(rng, 0, 2)]
+    return ["|".join(rows[i:i + group]) for i in range(0, len(rows), group)]
+
+
 def push_lower_bound(level: Level) -> int:
     distances = push_distances(level, set(level.floor_cells()))
+    if any(b not in distances for b in level.boxes):
+        return -1  # a box on a dead square
     return sum(distances[b] for b in level.boxes)
 
 
 NODE_LIMIT = 5000
+GREEDY_LIMIT = 1500  # expansions in which the greedy reference must solve a level graded on solving only
+BRUTE_FORCE_STATES = 150000  # a plain breadth-first search of this many states solves "small" levels only
 
 
 def generate(rng: random.Random, family: str, title: str = "") -> tuple:
-    """(text, optimal number of moves) of a new level of ``family``. Levels that are too easy are rejected
-    (every level needs at least the family's ``min_pushes``, a lower bound: each box's push distance to its
-    nearest goal), and so are levels whose optimum the reference search cannot prove within NODE_LIMIT."""
+    """(text, optimal number of moves, or None in a family graded on solving only) of a new level of
+    ``family``. Levels that are too easy are rejected (every level needs at least the family's ``min_pushes``,
+    a lower bound: each box's push distance to its nearest goal; a plain breadth-first search of
+    BRUTE_FORCE_STATES states solves every "small" level, the warm-up, and no other), and so are levels whose
+    optimum the reference search cannot prove within NODE_LIMIT (or, graded on solving only, that the greedy
+    reference cannot solve within GREEDY_LIMIT). The player starts on a goal in every irregular level and in
+    no other."""
     knobs = FAMILIES[family]
     for _attempt in range(200):
         floor, height, width = carve_room(rng, knobs)
@@ -157,14 +192,20 @@ def generate(rng: random.Random, family: str, title: str = "") -> tuple:
         _score, end_player, boxes = reverse_play(rng, floor, goals, player, knobs["steps"],
                                                    knobs.get("on_goal", False))
         off = sum(1 for b in boxes if b not in goals)
-        if off < max(1, knobs["boxes"] - 1):
+        if off < max(1, knobs["boxes"] - 1) or (end_player in goals) != knobs.get("on_goal", False):
             continue
         text = render(floor, height, width, goals, boxes, end_player, rng, knobs, title or family)
         level = parse_level(text)
         if push_lower_bound(level) < knobs["min_pushes"]:
             continue
+        if not knobs.get("optimal", True):
+            if greedy_pushes(level, GREEDY_LIMIT) is None:
+                continue
+            return text, None
         optimum = optimal_moves(level, NODE_LIMIT)
         if optimum is None:
+            continue
+        if brute_force_solves(level, BRUTE_FORCE_STATES) != (family == "small"):
             continue
         return text, optimum
     raise RuntimeError(f"could not generate a {family} level")

@@ -72,6 +72,28 @@ class Level:
         return "\n".join(lines) + "\n"
 
 
+def expand_rle(line: str) -> list:
+    """Map rows of one line: a count before a character repeats it, '|' separates rows (SOK notation)."""
+    if not any(ch.isdigit() or ch == "|" for ch in line):
+        return [line]
+    rows, row, count = [], [], ""
+    for ch in line.rstrip():
+        if ch.isdigit():
+            count += ch
+        elif ch == "|":
+            if count:
+                raise LevelError(f"count {count} before a row separator")
+            rows.append("".join(row))
+            row = []
+        else:
+            row.append(ch * int(count or 1))
+            count = ""
+    if count:
+        raise LevelError(f"count {count} at the end of a row")
+    rows.append("".join(row))
+    return rows
+
+
 def parse_level(text: str) -> Level:
     comments, rows = [], []
     for raw in text.splitlines():
@@ -83,7 +105,7 @@ def parse_level(text: str) -> Level:
             if rows:
                 break  # a blank line ends the map
             continue
-        rows.append(line)
+        rows.extend(expand_rle(line))
     if not rows:
         raise LevelError("no map lines")
     walls, goals, boxes, players = set(), set(), set(), []
