@@ -19,8 +19,9 @@ import sys
 import time
 from pathlib import Path
 
+from lhtb.environments.base import ContainerSpec, unique_name
 from lhtb.environments.docker_client import get_client
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.images import BASE_IMAGE
 
 SIZES_MB = (16, 64, 128)

@@ -30,8 +30,8 @@ from lhtb.agents.base import AgentContext
 from lhtb.agents.terminus import TerminusAgent, TerminusConfig
 from lhtb.agents.terminus.parsing import Command
 from lhtb.agents.terminus.tmux import StepResult, TmuxSession
-from lhtb.environments.base import Environment
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.base import ContainerSpec, Environment, unique_name
+from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.images import PYTHON_IMAGE
 from lhtb.llm import ScriptedModel
 

@@ -23,6 +23,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lhtb.environments import default_provider
 from lhtb.environments.images import ensure_task_image
 from lhtb.jobs.layout import JobLayout, trial_name
 from lhtb.results.models import AgentSpec
@@ -78,7 +79,7 @@ class LhtbSide:
         plan = self._plan()
         background = Background()
         started = time.perf_counter()
-        result = await run_trial(plan, background, lambda _name, _phase: None)
+        result = await run_trial(plan, background, lambda _name, _phase: None, default_provider())
         to_result = time.perf_counter() - started
         await background.drain()
         to_drained = time.perf_counter() - started

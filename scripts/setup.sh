@@ -10,6 +10,7 @@ need_apt=()
 command -v dockerd >/dev/null 2>&1 || need_apt+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || need_apt+=(debootstrap)
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)  # the fake environment of the unit tests
 python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
 if ((${#need_apt[@]})); then
   log "installing Debian packages: ${need_apt[*]}"

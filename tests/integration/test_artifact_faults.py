@@ -10,10 +10,11 @@ from pathlib import Path
 
 from helpers import run
 
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.base import ContainerSpec, unique_name
+from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.images import BASE_IMAGE
 from lhtb.errors import ArtifactsRefusedError, ErrorClass
-from lhtb.jobs.summary import scored_reward
+from lhtb.results.scoring import scored_reward
 
 DANGLING = (
     "ln -s /etc/shadow /app/abs; ln /app/abs /app/h-abs; mkfifo /app/p; ln /app/p /app/h-fifo; "
@@ -58,7 +59,8 @@ def test_sparse_file_is_refused_quickly_and_dangling_links_are_dropped() -> None
 RSS_PROBE = textwrap.dedent(
     """
     import asyncio, sys
-    from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+    from lhtb.environments.base import ContainerSpec, unique_name
+    from lhtb.environments.docker_env import DockerEnvironment
     from lhtb.environments.images import BASE_IMAGE
 
     async def main():

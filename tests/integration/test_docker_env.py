@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from lhtb.environments.base import ContainerSpec, unique_name
 from lhtb.environments.cgroup_cpu import CpuFile
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.images import PYTHON_IMAGE
 from lhtb.environments.tarsafe import safe_extract
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from lhtb.environments.base import ExecResult
-from lhtb.environments.docker_env import MAX_CAPTURED_OUTPUT, ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.base import ContainerSpec, ExecResult, unique_name
+from lhtb.environments.docker_env import MAX_CAPTURED_OUTPUT, DockerEnvironment
 from lhtb.environments.images import BASE_IMAGE
 
 

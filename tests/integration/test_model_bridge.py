@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.base import ContainerSpec, unique_name
+from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.images import PYTHON_IMAGE
 from lhtb.llm.bridge import ModelBridge, loopback_port
 

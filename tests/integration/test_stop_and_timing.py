@@ -17,7 +17,8 @@ from helpers import run
 from scripted_agents import GAPS
 
 from lhtb.agents.exploits.stop_and_time import _GRAB
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment, unique_name
+from lhtb.environments.base import ContainerSpec, unique_name
+from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.images import PYTHON_IMAGE
 from lhtb.verifier.shared import continue_processes, stop_all_processes
 

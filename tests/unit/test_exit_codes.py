@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from lhtb.cli import commands
 from lhtb.cli.app import app
+from lhtb.environments.fake import FakeProvider
 from lhtb.errors import ErrorClass
 from lhtb.fs import write_model_atomic, write_text_atomic
-from lhtb.jobs import runner
 from lhtb.jobs.runner import JobInterrupted, JobRunner, new_job_config, plan_trials, run_job
 from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, TrialResult
 
@@ -142,19 +142,19 @@ def test_signal_stops_run_job_cleanly(
         loop.call_later(0.05, os.kill, os.getpid(), sig)
         await asyncio.sleep(30)
 
-    def remove(job: str, _pid: int | None = None) -> int:
-        os.kill(os.getpid(), sig)  # a second signal during cleanup must not cut it short
-        import time
+    class Provider(FakeProvider):
+        def remove_owned(self, *, job: str | None = None, owner_pid: int | None = None) -> int:
+            os.kill(os.getpid(), sig)  # a second signal during cleanup must not cut it short
+            import time
 
-        time.sleep(0.2)
-        cleaned.append(job)
-        return 0
+            time.sleep(0.2)
+            cleaned.append(job)
+            return 0
 
     monkeypatch.setattr(JobRunner, "run", hangs)
-    monkeypatch.setattr(runner, "remove_job_containers", remove)
     before = signal.getsignal(sig)
     with pytest.raises(JobInterrupted) as caught:
-        run_job(_config(make_task), tmp_path / "jobs")
+        run_job(_config(make_task), tmp_path / "jobs", provider=Provider(tmp_path / "sandboxes"))
     assert caught.value.exit_code == code
     assert cleaned == ["j"]
     assert signal.getsignal(sig) is before

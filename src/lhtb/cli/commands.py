@@ -93,7 +93,7 @@ def _print_leaderboard(job_result: JobResult, title: str) -> None:
 def job_exit_code(results: list[TrialResult], n_planned: int) -> tuple[int, str]:
     """The exit code of a job that ran to its end, and the message explaining a non-zero one."""
     from lhtb.errors import ErrorClass
-    from lhtb.jobs.summary import scored_reward
+    from lhtb.results.scoring import scored_reward
 
     invalid = [r.trial_name for r in results if r.error and r.error.error_class == ErrorClass.TASK_INVALID]
     if invalid:
@@ -265,8 +265,9 @@ def jobs_show_command(job_dir: Path, subtasks: bool = False) -> int:
     """The leaderboard from the result files; unreadable ones are named and counted, never dropped silently."""
     from lhtb.jobs.layout import trial_name
     from lhtb.jobs.runner import load_job_config, read_trial_results
-    from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
+    from lhtb.jobs.summary import summarise
     from lhtb.results.models import JobResult
+    from lhtb.results.scoring import DENOMINATOR_RULE
 
     try:
         config = load_job_config(job_dir)

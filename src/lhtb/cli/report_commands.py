@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from lhtb.errors import LhtbError
+from lhtb.results.scoring import PASS_THRESHOLD
 from lhtb.textsafe import markup_block
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ err_console = Console(stderr=True)
 @dataclass(frozen=True)
 class ReportOptions:
     job_dirs: list[Path]
-    threshold: float = 0.95
+    threshold: float = PASS_THRESHOLD
     thresholds: list[float] | None = None
     ks: list[int] | None = None
     seed: int = 0

@@ -1,10 +1,23 @@
-"""The seam between the trial runner and a sandbox. Docker is the one implementation today."""
+"""The seam between the harness and a sandbox: everything the trial, grader, verifier and agents call.
+
+No module outside ``environments/`` names an implementation: a trial receives an :class:`EnvironmentProvider`
+(the job passes it) and asks it for images and environments. Docker (``docker_env.py``) is the real one;
+``fake.py`` runs commands as local processes for fast unit tests of the lifecycle.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+from lhtb.environments.tarsafe import MAX_ARTIFACT_BYTES, MAX_IN_MEMORY_TAR_BYTES, SanitizedArchive
+from lhtb.errors import LhtbError
+
+if TYPE_CHECKING:
+    from lhtb.tasks.config import EnvironmentSection
+    from lhtb.tasks.loader import Task
 
 
 @dataclass(frozen=True)
@@ -19,8 +32,74 @@ class ExecResult:
     output_truncated: bool = False  # a stream outgrew the capture cap; a marker line says how much was dropped
 
 
+class FreezeError(LhtbError):
+    """The sandbox could not be frozen this time (the cgroup freezer gives up while processes churn); callers
+    retry. Its class stays a harness error: an environment that never freezes is the infrastructure's fault."""
+
+
+@dataclass
+class ContainerSpec:
+    """What a sandbox of a trial is: image, identity, limits, environment, mounts and user."""
+
+    image: str
+    name: str
+    job: str
+    trial: str
+    role: str  # "agent" or "verifier"
+    workdir: str = "/app"
+    network: str = "none"
+    cpus: float = 1.0
+    memory_mb: int = 2048
+    pids_limit: int = 4096
+    env: dict[str, str] = field(default_factory=dict)
+    # host path -> (container path, mode "ro"/"rw")
+    mounts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # The container's user, and so the default of every exec (the agent's: task.toml [agent] user); None: the
+    # image's USER.
+    user: str | None = None
+
+    @classmethod
+    def for_task(
+        cls,
+        section: EnvironmentSection,
+        image: str,
+        *,
+        job: str,
+        trial: str,
+        role: str,
+        network: str,
+        env: dict[str, str],
+        mounts: dict[str, tuple[str, str]] | None = None,
+        user: str | None = None,
+    ) -> ContainerSpec:
+        """A container of a trial, sized by the task's ``[environment]`` (agent and verifier alike)."""
+        return cls(
+            image=image,
+            name=unique_name(trial.replace("~", "-"), role),  # a digested trial name holds "~" (jobs/layout.py)
+            job=job,
+            trial=trial,
+            role=role,
+            workdir=section.workdir,
+            network=network,
+            cpus=section.cpus,
+            memory_mb=section.memory_mb,
+            pids_limit=section.pids_limit,
+            env=env,
+            mounts=mounts or {},
+            user=user,
+        )
+
+
+def unique_name(*parts: str) -> str:
+    cleaned = "-".join(p.replace("/", "-").replace(":", "-") for p in parts if p)
+    return f"lhtb-{cleaned[:80]}-{uuid.uuid4().hex[:6]}"
+
+
 class Environment(Protocol):
-    """A running sandbox built from a task image."""
+    """A running sandbox built from a task image. ``stop()`` is idempotent and safe in ``finally`` blocks."""
+
+    @property
+    def spec(self) -> ContainerSpec: ...
 
     async def start(self) -> None: ...
 
@@ -36,12 +115,51 @@ class Environment(Protocol):
 
     async def upload_dir(self, source: Path, dest: str) -> None: ...
 
-    async def download_tar(self, path: str) -> bytes: ...
+    async def upload_tar(self, tar_bytes: bytes | SanitizedArchive, dest: str, *, make_dest: bool = True) -> None:
+        """Extract a tar under ``dest``; a refused archive raises ``ArchiveRefusedError``."""
+        ...
 
-    async def upload_tar(self, tar_bytes: bytes, dest: str, *, make_dest: bool = True) -> None: ...
+    async def download_sanitized(self, path: str, *, max_bytes: int = MAX_ARTIFACT_BYTES) -> SanitizedArchive | None:
+        """The safe members of ``path`` (None when absent); over ``max_bytes`` raises ``UnsafeArchiveError``."""
+        ...
 
-    async def pause(self) -> None: ...
+    async def pause(self) -> None:
+        """Freeze every process (execs started meanwhile wait); may raise :class:`FreezeError`."""
+        ...
 
     async def unpause(self) -> None: ...
 
+    async def cpu_usage_ns(self) -> int | None:
+        """CPU time the sandbox's processes have used so far; None when it cannot be measured."""
+        ...
+
     async def stop(self) -> None: ...
+
+
+async def download_small_tar(env: Environment, path: str) -> bytes:
+    """A sanitized tar of ``path`` held in memory (agent logs: small); absent is an error."""
+    sanitized = await env.download_sanitized(path, max_bytes=MAX_IN_MEMORY_TAR_BYTES)
+    if sanitized is None:
+        raise LhtbError(f"{env.spec.name}:{path} does not exist")
+    try:
+        return sanitized.data
+    finally:
+        sanitized.close()
+
+
+class EnvironmentProvider(Protocol):
+    """Where trials run: a task's image, its sandboxes, and the leftovers of owners that died."""
+
+    async def prepare_image(self, task: Task) -> tuple[str, bool]:
+        """The image reference for ``task`` and whether it was built now (False: reused)."""
+        ...
+
+    def create(self, spec: ContainerSpec) -> Environment: ...
+
+    def collect_garbage(self, *, job: str | None = None) -> int:
+        """Remove sandboxes (of ``job``) whose owner process is gone; how many. Blocking: call in a thread."""
+        ...
+
+    def remove_owned(self, *, job: str | None = None, owner_pid: int | None = None) -> int:
+        """Remove every sandbox of ``job`` / owned by ``owner_pid`` still alive (the safety net after a job)."""
+        ...

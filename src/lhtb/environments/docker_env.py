@@ -9,12 +9,10 @@ import shlex
 import signal
 import socket
 import time
-import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from lhtb.environments.base import ExecResult
+from lhtb.environments.base import ContainerSpec, ExecResult, FreezeError
 from lhtb.environments.cgroup_cpu import CpuFile, cpu_file_for_pid
 from lhtb.environments.docker_client import (
     LABEL_JOB,
@@ -24,11 +22,11 @@ from lhtb.environments.docker_client import (
     LABEL_ROLE,
     LABEL_TRIAL,
     get_client,
+    in_engine_thread,
 )
 from lhtb.environments.exec_stream import CapturedOutput, capture_frames, close_stream
 from lhtb.environments.tarsafe import (
     MAX_ARTIFACT_BYTES,
-    MAX_IN_MEMORY_TAR_BYTES,
     SanitizedArchive,
     sanitize,
     tar_directory,
@@ -40,79 +38,31 @@ from lhtb.errors import (
     TaskInvalidError,
     UnsafeArchiveError,
 )
-from lhtb.tasks.config import EnvironmentSection
+
+if TYPE_CHECKING:
+    from lhtb.tasks.loader import Task
 
 # Grace between the in-container `timeout` and the host-side kill of a command that outlived it.
 _HOST_KILL_GRACE_SEC = 10.0
 MAX_CAPTURED_OUTPUT = 8 * 1024 * 1024  # per stream: a 4 MiB head and a 4 MiB tail, applied while reading
 
 
-@dataclass
-class ContainerSpec:
-    image: str
-    name: str
-    job: str
-    trial: str
-    role: str  # "agent" or "verifier"
-    workdir: str = "/app"
-    network: str = "none"
-    cpus: float = 1.0
-    memory_mb: int = 2048
-    pids_limit: int = 4096
-    env: dict[str, str] = field(default_factory=dict)
-    # host path -> (container path, mode "ro"/"rw")
-    mounts: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # The container's user, and so the default of every exec (the agent's: task.toml [agent] user); None: the
-    # image's USER.
-    user: str | None = None
-
-    @classmethod
-    def for_task(
-        cls,
-        section: EnvironmentSection,
-        image: str,
-        *,
-        job: str,
-        trial: str,
-        role: str,
-        network: str,
-        env: dict[str, str],
-        mounts: dict[str, tuple[str, str]] | None = None,
-        user: str | None = None,
-    ) -> ContainerSpec:
-        """A container of a trial, sized by the task's ``[environment]`` (agent and verifier alike)."""
-        return cls(
-            image=image,
-            name=unique_name(trial.replace("~", "-"), role),  # a digested trial name holds "~" (jobs/layout.py)
-            job=job,
-            trial=trial,
-            role=role,
-            workdir=section.workdir,
-            network=network,
-            cpus=section.cpus,
-            memory_mb=section.memory_mb,
-            pids_limit=section.pids_limit,
-            env=env,
-            mounts=mounts or {},
-            user=user,
-        )
-
-    def labels(self) -> dict[str, str]:
-        return {
-            LABEL_MANAGED: "1",
-            LABEL_JOB: self.job,
-            LABEL_TRIAL: self.trial,
-            LABEL_ROLE: self.role,
-            LABEL_OWNER_PID: str(os.getpid()),
-            LABEL_OWNER_HOST: socket.gethostname(),
-        }
+def _labels(spec: ContainerSpec) -> dict[str, str]:
+    return {
+        LABEL_MANAGED: "1",
+        LABEL_JOB: spec.job,
+        LABEL_TRIAL: spec.trial,
+        LABEL_ROLE: spec.role,
+        LABEL_OWNER_PID: str(os.getpid()),
+        LABEL_OWNER_HOST: socket.gethostname(),
+    }
 
 
 class DockerEnvironment:
     """One container. ``stop()`` is idempotent and safe to call from ``finally`` blocks and signal paths."""
 
     def __init__(self, spec: ContainerSpec) -> None:
-        self.spec = spec
+        self._spec = spec
         self._container: Any = None
         self._cpu_file: CpuFile | Literal[False] | None = None  # None: not looked up; False: not on this host
         self._stopped = False
@@ -121,13 +71,17 @@ class DockerEnvironment:
         self._thawed.set()
 
     @property
+    def spec(self) -> ContainerSpec:
+        return self._spec
+
+    @property
     def container_id(self) -> str | None:
         return None if self._container is None else self._container.id
 
     async def start(self) -> None:
         """A start cancelled midway (Ctrl-C, SIGTERM) still waits until the container exists, so the caller's
         ``stop`` removes it instead of finding nothing to remove and leaving it running."""
-        starting = asyncio.ensure_future(asyncio.to_thread(self._start_blocking))
+        starting = asyncio.ensure_future(in_engine_thread(self._start_blocking))
         try:
             await asyncio.shield(starting)
         except asyncio.CancelledError:
@@ -147,7 +101,7 @@ class DockerEnvironment:
                 name=spec.name,
                 detach=True,
                 init=True,  # docker-init as PID 1: signals forwarded, stop is instant
-                labels=spec.labels(),
+                labels=_labels(spec),
                 network_mode=spec.network,
                 nano_cpus=int(spec.cpus * 1e9),
                 mem_limit=f"{spec.memory_mb}m",
@@ -191,18 +145,18 @@ class DockerEnvironment:
             argv = ["timeout", "--kill-after=5", f"{max(timeout_sec, 0.001):.3f}", *argv]
         await self._thawed.wait()
         started = time.monotonic()
-        exec_id = await asyncio.to_thread(self._exec_create, argv, user, env, workdir)
-        task = asyncio.ensure_future(asyncio.to_thread(self._exec_run, exec_id))
+        exec_id = await in_engine_thread(self._exec_create, argv, user, env, workdir)
+        task = asyncio.ensure_future(in_engine_thread(self._exec_run, exec_id))
         host_timeout = None if timeout_sec is None else timeout_sec + _HOST_KILL_GRACE_SEC
         host_killed = False
         try:
             exit_code, captured = await asyncio.wait_for(asyncio.shield(task), host_timeout)
         except TimeoutError:
-            await asyncio.to_thread(self._host_kill, exec_id)
+            await in_engine_thread(self._host_kill, exec_id)
             exit_code, captured = await task
             host_killed = True
         except asyncio.CancelledError:
-            await asyncio.to_thread(self._host_kill, exec_id)
+            await in_engine_thread(self._host_kill, exec_id)
             raise
         elapsed = time.monotonic() - started
         # `timeout` exits 124 (TERM) or 137 (KILL after the grace) once it fired; before the deadline those codes
@@ -266,7 +220,7 @@ class DockerEnvironment:
             os.kill(pid, signal.SIGKILL)
 
     async def upload_dir(self, source: Path, dest: str) -> None:
-        data = await asyncio.to_thread(tar_directory, source, ".")
+        data = await in_engine_thread(tar_directory, source, ".")
         await self.upload_tar(data, dest)
 
     async def upload_tar(self, tar_bytes: bytes | SanitizedArchive, dest: str, *, make_dest: bool = True) -> None:
@@ -286,21 +240,11 @@ class DockerEnvironment:
             return bool(container.put_archive(dest, body))
 
         try:
-            ok = await asyncio.to_thread(blocking)
+            ok = await in_engine_thread(blocking)
         except docker.errors.APIError as exc:
             raise ArchiveRefusedError(f"the engine refused the upload to {self.spec.name}:{dest}: {exc}") from exc
         if not ok:
             raise ArchiveRefusedError(f"upload to {self.spec.name}:{dest} failed")
-
-    async def download_tar(self, path: str) -> bytes:
-        """A sanitized tar of ``path`` (its basename is the archive's top-level entry)."""
-        sanitized = await self.download_sanitized(path, max_bytes=MAX_IN_MEMORY_TAR_BYTES)
-        if sanitized is None:
-            raise LhtbError(f"{self.spec.name}:{path} does not exist")
-        try:
-            return sanitized.data
-        finally:
-            sanitized.close()
 
     async def download_sanitized(self, path: str, *, max_bytes: int = MAX_ARTIFACT_BYTES) -> SanitizedArchive | None:
         """The safe members of ``path`` as a tar (unsafe ones listed in ``refused``), or None if it is absent.
@@ -323,15 +267,20 @@ class DockerEnvironment:
                 raise
             return sanitize(stream, max_bytes=max_bytes)
 
-        return await asyncio.to_thread(blocking)
+        return await in_engine_thread(blocking)
 
     async def pause(self) -> None:
         """Freeze every process with the cgroup freezer; execs started meanwhile wait for ``unpause``."""
+        import docker
+
         self._thawed.clear()
-        await asyncio.to_thread(self._require().pause)
+        try:
+            await in_engine_thread(self._require().pause)
+        except docker.errors.APIError as exc:
+            raise FreezeError(f"container {self.spec.name} could not be frozen: {exc}") from exc
 
     async def unpause(self) -> None:
-        await asyncio.to_thread(self._require().unpause)
+        await in_engine_thread(self._require().unpause)
         self._thawed.set()
 
     async def cpu_usage_ns(self) -> int | None:
@@ -341,7 +290,7 @@ class DockerEnvironment:
         """
         container = self._require()
         if self._cpu_file is None:
-            self._cpu_file = await asyncio.to_thread(self._find_cpu_file, container.id)
+            self._cpu_file = await in_engine_thread(self._find_cpu_file, container.id)
         if self._cpu_file:
             usage = self._cpu_file.read_ns()
             if usage is not None:
@@ -357,7 +306,7 @@ class DockerEnvironment:
             usage = stats.get("cpu_stats", {}).get("cpu_usage", {}).get("total_usage")
             return int(usage) if isinstance(usage, int) else None
 
-        return await asyncio.to_thread(from_api)
+        return await in_engine_thread(from_api)
 
     @staticmethod
     def _find_cpu_file(container_id: str) -> CpuFile | Literal[False]:
@@ -374,7 +323,7 @@ class DockerEnvironment:
             self._stopped = True
             return
         self._stopped = True
-        await asyncio.to_thread(remove_container, self._container.id)
+        await in_engine_thread(remove_container, self._container.id)
 
 
 def remove_container(container_id: str) -> None:
@@ -389,6 +338,24 @@ def remove_container(container_id: str) -> None:
             raise
 
 
-def unique_name(*parts: str) -> str:
-    cleaned = "-".join(p.replace("/", "-").replace(":", "-") for p in parts if p)
-    return f"lhtb-{cleaned[:80]}-{uuid.uuid4().hex[:6]}"
+class DockerProvider:
+    """Trials on the local Docker engine: images built by content hash, one container per sandbox."""
+
+    async def prepare_image(self, task: Task) -> tuple[str, bool]:
+        from lhtb.environments.images import ensure_task_image
+
+        timeout = task.config.environment.build_timeout_sec
+        return await ensure_task_image(task.name, task.environment_dir, timeout_sec=timeout)
+
+    def create(self, spec: ContainerSpec) -> DockerEnvironment:
+        return DockerEnvironment(spec)
+
+    def collect_garbage(self, *, job: str | None = None) -> int:
+        from lhtb.environments.gc import collect
+
+        return len(collect(job=job).containers)
+
+    def remove_owned(self, *, job: str | None = None, owner_pid: int | None = None) -> int:
+        from lhtb.environments.gc import remove_containers
+
+        return remove_containers(job=job, owner_pid=owner_pid)

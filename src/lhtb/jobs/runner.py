@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -20,12 +20,16 @@ from lhtb.errors import ERROR_POLICY, ConfigError, ErrorClass
 from lhtb.fs import first_problem, write_model_atomic
 from lhtb.jobs.layout import JobLayout, trial_name
 from lhtb.jobs.seeds import new_job_seed, trial_seed
-from lhtb.jobs.summary import DENOMINATOR_RULE, summarise
+from lhtb.jobs.summary import summarise
 from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, JobResult, TrialConfig, TrialResult
+from lhtb.results.scoring import DENOMINATOR_RULE
 from lhtb.tasks.loader import Task, TaskLoad, scan_dataset, select_tasks
 from lhtb.trial.agent_loop import LoopSettings, checkpoint_interval_from_env, default_feedback_pause
 from lhtb.trial.background import Background
 from lhtb.trial.runner import TrialPlan, run_trial
+
+if TYPE_CHECKING:
+    from lhtb.environments.base import EnvironmentProvider
 
 TrialEvent = Callable[[str, str, TrialResult | None], None]  # (trial name, phase or "done", result)
 Notice = Callable[[str], None]  # a message about the job for the user (a set-aside directory, ...)
@@ -193,8 +197,12 @@ class JobRunner:
         jobs_dir: Path,
         on_event: TrialEvent | None = None,
         on_notice: Notice | None = None,
+        provider: EnvironmentProvider | None = None,
     ) -> None:
+        from lhtb.environments import default_provider
+
         self.config = config
+        self.provider = provider or default_provider()
         self.layout = JobLayout(jobs_dir / config.job_name)
         self.on_event = on_event or (lambda _name, _phase, _result: None)
         self.on_notice = on_notice or (lambda _message: None)
@@ -244,7 +252,9 @@ class JobRunner:
                         verify_seed=plan.verify_seed,
                     ),
                 )
-                result = await run_trial(plan, self.background, lambda name, phase: self.on_event(name, phase, None))
+                result = await run_trial(
+                    plan, self.background, lambda name, phase: self.on_event(name, phase, None), self.provider
+                )
                 error = result.error
                 if error is None or not ERROR_POLICY[error.error_class].retry or retries >= self.config.max_retries:
                     self.on_event(trial.name, "done", result)
@@ -302,9 +312,7 @@ class JobRunner:
         try:
             if todo:
                 # A resumed job may have been killed with -9: its containers outlived their owner.
-                from lhtb.environments.gc import collect
-
-                await asyncio.to_thread(collect, job=self.config.job_name)
+                await asyncio.to_thread(self.provider.collect_garbage, job=self.config.job_name)
             await asyncio.gather(*(run_one(trial) for trial in todo))
         finally:
             # Written before the drain (a partial result on cancellation too), with the results in planned order.
@@ -319,11 +327,15 @@ _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def run_job(
-    config: JobConfig, jobs_dir: Path, on_event: TrialEvent | None = None, on_notice: Notice | None = None
+    config: JobConfig,
+    jobs_dir: Path,
+    on_event: TrialEvent | None = None,
+    on_notice: Notice | None = None,
+    provider: EnvironmentProvider | None = None,
 ) -> JobResult:
     """Run a job to completion. SIGINT or SIGTERM cancels it, removes every container it started, writes the
     partial job result and raises :class:`JobInterrupted`; the job can then be resumed."""
-    runner = JobRunner(config, jobs_dir, on_event, on_notice)
+    runner = JobRunner(config, jobs_dir, on_event, on_notice, provider)
     received: list[int] = []
     cancellable: list[asyncio.Task[Any]] = []
 
@@ -349,7 +361,7 @@ def run_job(
             if not received:
                 raise
         finally:
-            await asyncio.to_thread(remove_job_containers, config.job_name, os.getpid())
+            await asyncio.to_thread(runner.provider.remove_owned, job=config.job_name, owner_pid=os.getpid())
         if received:
             raise JobInterrupted(received[0])
         return job_result
@@ -361,13 +373,6 @@ def run_job(
         for sig, handler in previous.items():  # closing the loop resets the defaults, not the caller's handlers
             if handler is not None:
                 signal.signal(sig, handler)
-
-
-def remove_job_containers(job_name: str, owner_pid: int | None = None) -> int:
-    """Safety net after a job ends or is interrupted: remove its containers still alive."""
-    from lhtb.environments.gc import remove_containers
-
-    return remove_containers(job=job_name, owner_pid=owner_pid)
 
 
 def load_job_config(job_dir: Path) -> JobConfig:

@@ -1,60 +1,50 @@
-"""The job summary: per-agent mean reward and pass rates, with an explicit rule for errored trials."""
+"""The job summary: per-agent mean reward and pass rates over the metrics layer's rows.
+
+Which reward counts and the pass thresholds are :mod:`lhtb.results.scoring`'s, as in ``lhtb report``.
+"""
 
 from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
 
-from lhtb.errors import ERROR_POLICY
+from lhtb.metrics.passk import solve_rate
+from lhtb.metrics.rows import TrialRow, to_row
 from lhtb.results.models import AgentSummary, TrialResult
+from lhtb.results.scoring import FULL_PASS_THRESHOLD, PASS_THRESHOLD
 from lhtb.textsafe import plain
-
-DENOMINATOR_RULE = (
-    "Trials with an infrastructure error (build, start, agent setup, LLM transient/auth, harness, cancelled) are "
-    "excluded from the denominator and counted separately; verifier errors and timeouts count as reward 0."
-)
-
-
-def scored_reward(result: TrialResult) -> float | None:
-    """The reward that counts for metrics, or None when the trial is excluded (infrastructure failure)."""
-    if result.reward is not None and (result.error is None or ERROR_POLICY[result.error.error_class].grade):
-        return result.reward
-    if result.error is not None and not ERROR_POLICY[result.error.error_class].counts_as_failure:
-        return None
-    return 0.0
 
 
 def summarise(results: list[TrialResult]) -> tuple[list[AgentSummary], dict[str, int]]:
-    by_agent: dict[str, list[TrialResult]] = defaultdict(list)
-    errors: Counter[str] = Counter()
-    for result in results:
-        by_agent[result.agent.label].append(result)
-        if result.error is not None:
-            errors[result.error.error_class.value] += 1
-    summaries = []
-    for label, trials in sorted(by_agent.items()):
-        rewards = [r for r in (scored_reward(t) for t in trials) if r is not None]
-        n = len(rewards)
-        summaries.append(
-            AgentSummary(
-                agent=label,
-                n_trials=len(trials),
-                n_scored=n,
-                n_excluded=len(trials) - n,
-                mean_reward=math.fsum(rewards) / n if n else None,
-                pass_rate_095=sum(r >= 0.95 for r in rewards) / n if n else None,
-                pass_rate_100=sum(r >= 1.0 for r in rewards) / n if n else None,
-            )
-        )
+    """One summary per agent label, best mean first (agents with no scored trial last), and errors by class."""
+    rows = [to_row(result, with_curve=False) for result in results]
+    by_agent: dict[str, list[TrialRow]] = defaultdict(list)
+    for row in rows:
+        by_agent[row.agent].append(row)
+    summaries = [_agent_summary(label, group) for label, group in sorted(by_agent.items())]
     summaries.sort(key=lambda s: -(s.mean_reward if s.mean_reward is not None else -1.0))
-    return summaries, dict(errors)
+    return summaries, dict(Counter(row.error_class for row in rows if row.error_class is not None))
+
+
+def _agent_summary(agent: str, rows: list[TrialRow]) -> AgentSummary:
+    rewards = [row.reward for row in rows if row.reward is not None]
+    return AgentSummary(
+        agent=agent,
+        n_trials=len(rows),
+        n_scored=len(rewards),
+        n_excluded=len(rows) - len(rewards),
+        mean_reward=math.fsum(rewards) / len(rewards) if rewards else None,
+        pass_rate_095=solve_rate(rewards, PASS_THRESHOLD),
+        pass_rate_100=solve_rate(rewards, FULL_PASS_THRESHOLD),
+    )
 
 
 def render_leaderboard(summaries: list[AgentSummary], errors: dict[str, int], title: str) -> object:
     from rich.table import Table
 
     table = Table(title=title)
-    for column in ("rank", "agent", "trials", "scored", "excluded", "mean reward", "pass ≥0.95", "pass =1.0"):
+    rates = (f"pass ≥{PASS_THRESHOLD}", f"pass ={FULL_PASS_THRESHOLD}")
+    for column in ("rank", "agent", "trials", "scored", "excluded", "mean reward", *rates):
         table.add_column(column, justify="left" if column == "agent" else "right")
 
     def pct(value: float | None) -> str:

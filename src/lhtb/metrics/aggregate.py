@@ -1,8 +1,9 @@
 """Aggregate trial rows into per-agent and per-agent-per-category metrics.
 
-Denominator: every mean and rate is over *scored* trials (``scored_reward`` is not None). Infrastructure
-errors are excluded and counted by class; verifier errors count as 0. Resource means (tokens, episodes,
-minutes, cost) use the same scored trials, so every per-agent number shares one denominator.
+Denominator: every mean and rate is over *scored* trials (a row's reward is not None: the rule of
+:mod:`lhtb.results.scoring`). Infrastructure errors are excluded and counted by class; verifier errors count
+as 0. Resource means (tokens, episodes, minutes, cost) use the same scored trials, so every per-agent number
+shares one denominator.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from lhtb.jobs.summary import DENOMINATOR_RULE
 from lhtb.metrics.bootstrap import bootstrap_mean_ci
 from lhtb.metrics.failure_modes import FailureMode, classify, is_near_miss
 from lhtb.metrics.models import GroupMetrics, MetricSettings, threshold_key
 from lhtb.metrics.passk import mean_pass_at_k, solve_rate
 from lhtb.metrics.rows import TrialRow
+from lhtb.results.scoring import DENOMINATOR_RULE
 
 FULL_DENOMINATOR_RULE = (
     DENOMINATOR_RULE + " Every mean, rate, token, episode, minute and cost figure of an agent uses the same "

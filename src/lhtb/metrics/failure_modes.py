@@ -10,11 +10,10 @@ from enum import StrEnum
 
 from lhtb.errors import ErrorClass
 from lhtb.metrics.rows import TrialRow
+from lhtb.trial.activity import STALL_WINDOW_FRACTION, STALL_WINDOW_SEC, stall_window_sec
 
 NEAR_MISS_FLOOR = 0.75  # a reward in [NEAR_MISS_FLOOR, threshold) is a near miss
 EARLY_EXIT_FRACTION = 0.5  # stopping before this share of the agent timeout is "well before its time"
-STALL_WINDOW_SEC = 300.0  # idle for the last 5 minutes of its time (a tenth of a short timeout): stalled
-STALL_WINDOW_FRACTION = 0.1
 _VERIFIER_ERRORS = frozenset({ErrorClass.VERIFIER_ERROR.value, ErrorClass.VERIFIER_TIMEOUT.value})
 _AGENT_ERROR = ErrorClass.AGENT_ERROR.value
 
@@ -58,13 +57,6 @@ MODE_DEFINITIONS: dict[FailureMode, str] = {
     ),
     FailureMode.OTHER: "scored, but the agent never ran or was cancelled without an error class",
 }
-
-
-def stall_window_sec(timeout_sec: float | None) -> float:
-    """How long an agent must have been idle at the end of its time to count as stalled."""
-    if not timeout_sec or timeout_sec <= 0:
-        return STALL_WINDOW_SEC
-    return min(STALL_WINDOW_SEC, STALL_WINDOW_FRACTION * timeout_sec)
 
 
 def classify(row: TrialRow, threshold: float) -> str:

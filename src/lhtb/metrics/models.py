@@ -5,9 +5,10 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from lhtb.metrics.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
+from lhtb.results.scoring import FULL_PASS_THRESHOLD, PASS_THRESHOLD
 
-DEFAULT_THRESHOLDS = (0.9, 0.95, 1.0)
-DEFAULT_THRESHOLD = 0.95
+DEFAULT_THRESHOLDS = (0.9, PASS_THRESHOLD, FULL_PASS_THRESHOLD)
+DEFAULT_THRESHOLD = PASS_THRESHOLD
 
 
 def threshold_key(threshold: float) -> str:

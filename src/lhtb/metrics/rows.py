@@ -1,15 +1,16 @@
 """``TrialRow``: the few fields of a TrialResult that metrics need, projected once per trial.
 
 Projecting keeps aggregation and figures independent of the full model, and makes rows cheap to pass between
-loader processes at 100,000 trials. The reward in a row is already the *scored* reward (``scored_reward``).
+loader processes at 100,000 trials. The reward in a row is already the *scored* reward
+(:func:`lhtb.results.scoring.counted_reward`).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from lhtb.jobs.summary import scored_reward
 from lhtb.results.models import JobConfig, TrialResult
+from lhtb.results.scoring import counted_reward
 
 DIAGNOSTIC_FLAG = "diagnostic-feedback"
 
@@ -93,7 +94,8 @@ def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = (), *, with_c
         stop_reason = result.phases[-1].stop_reason
     agent_sec = _agent_sec(result)
     usage = result.usage
-    reward = scored_reward(result)
+    error_class = None if result.error is None else result.error.error_class
+    reward = counted_reward(result.reward, error_class)
     # Positional on purpose: keyword construction of a NamedTuple is measurably slower at 100,000 trials.
     return TrialRow(
         result.job_name,
@@ -104,7 +106,7 @@ def to_row(result: TrialResult, inherited_flags: tuple[str, ...] = (), *, with_c
         result.attempt,
         flags,
         reward,
-        None if result.error is None else result.error.error_class.value,
+        None if error_class is None else error_class.value,
         stop_reason,
         agent_sec,
         result.agent_timeout_sec,

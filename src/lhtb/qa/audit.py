@@ -25,13 +25,12 @@ import lhtb
 from lhtb.agents.exploits.base import ExploitRecord
 from lhtb.agents.exploits.names import BASELINE, EXPLOITS
 from lhtb.agents.exploits.surroundings import rejection_problem
-from lhtb.errors import ERROR_POLICY
 from lhtb.jobs.layout import JobLayout, trial_name
-from lhtb.jobs.runner import JobRunner, load_trial_result, new_job_config, remove_job_containers
-from lhtb.jobs.summary import scored_reward
+from lhtb.jobs.runner import JobRunner, load_trial_result, new_job_config
 from lhtb.qa.audit_models import AuditCell, AuditReport
 from lhtb.qa.static import content_digests
 from lhtb.results.models import AgentSpec, QaGate, TrialResult
+from lhtb.results.scoring import scored_reward
 from lhtb.tasks.loader import Task
 
 DEFAULT_BUDGET_SEC = 12.0
@@ -117,7 +116,7 @@ def _findings(result: TrialResult, record: ExploitRecord | None, hidden: dict[st
         if problem and problem not in findings:
             findings.append(problem)
     error = result.error
-    if error is not None and not ERROR_POLICY[error.error_class].counts_as_failure:
+    if error is not None and scored_reward(result) is None:
         findings.append(f"trial excluded from scoring ({error.error_class.value}): {error.message[:200]}")
     if result.retries:
         findings.append(f"trial retried {result.retries} time(s): an agent must not be able to cause a retry")
@@ -222,7 +221,7 @@ async def run_audit(
         await asyncio.gather(*(runner.run() for runner, _, _ in runs))
     finally:
         for runner, _, _ in runs:
-            await asyncio.to_thread(remove_job_containers, runner.config.job_name, os.getpid())
+            await asyncio.to_thread(runner.provider.remove_owned, job=runner.config.job_name, owner_pid=os.getpid())
     for runner, agents, mode in runs:
         report.cells.extend(collect_cells(runner.layout, tasks, agents, mode))
     report.duration_sec = round(time.monotonic() - started, 1)

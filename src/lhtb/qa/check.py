@@ -11,11 +11,11 @@ from pathlib import Path
 
 from lhtb.agents.base import Agent
 from lhtb.agents.builtin import SHORTCUTS_DIR, ShortcutAgent
-from lhtb.environments.images import ensure_task_image
+from lhtb.environments import default_provider
+from lhtb.environments.base import EnvironmentProvider
 from lhtb.errors import LhtbError
 from lhtb.grading.stress import SEED_ENV
 from lhtb.jobs.seeds import trial_seed
-from lhtb.qa.layers import scan_image
 from lhtb.qa.probe import Grading, Probe, Round, probe, rounds
 from lhtb.qa.static import (
     content_digests,
@@ -161,9 +161,16 @@ def oracle_plan(seeds: list[int]) -> list[Round]:
 
 
 async def check_task(
-    load: TaskLoad, work_dir: Path, *, scan_layers: bool = True, audit: bool = True, full: bool = True
+    load: TaskLoad,
+    work_dir: Path,
+    *,
+    scan_layers: bool = True,
+    audit: bool = True,
+    full: bool = True,
+    provider: EnvironmentProvider | None = None,
 ) -> QaTaskReport:
     """Every gate for one task; ``full=False`` leaves out the validity gates (seeds, load, inputs, shortcuts)."""
+    provider = provider or default_provider()
     name = load.task.name if load.task else load.path.name
     report = QaTaskReport(task=name, path=str(load.path))
     if load.task is None:
@@ -178,9 +185,7 @@ async def check_task(
     static_gates(task, report)
     started = time.monotonic()
     try:
-        image, _ = await ensure_task_image(
-            task.name, task.environment_dir, timeout_sec=task.config.environment.build_timeout_sec
-        )
+        image, _ = await provider.prepare_image(task)
     except LhtbError as exc:
         _gate(report, "builds offline", False, str(exc)[:300])
         return report
@@ -191,6 +196,8 @@ async def check_task(
         public = content_digests([task.environment_dir], min_bytes=0)
         hidden = content_digests([task.tests_dir, task.solution_dir, task.path / "baseline"])
         hidden = {digest: path for digest, path in hidden.items() if digest not in public}
+        from lhtb.environments.image_layers import scan_image  # QA of Docker images: the layers' files
+
         scan = await asyncio.to_thread(scan_image, image, hidden)
         _gate(
             report, "no hidden content in image", not scan.leaked, "; ".join(scan.leaked[:3]) or f"{scan.n_files} files"
@@ -206,7 +213,9 @@ async def check_task(
     }
     if full:
         plans.update({ShortcutAgent(name): rounds(seeds[0]) for name in shortcut_scripts(task)})
-    found = await asyncio.gather(*(probe(task, image, agent, task_dir, plan) for agent, plan in plans.items()))
+    found = await asyncio.gather(
+        *(probe(provider, task, image, agent, task_dir, plan) for agent, plan in plans.items())
+    )
     probes = {p.agent: p for p in found}
     report.seeds = seeds
     reward_gates(task, report, probes)
@@ -227,13 +236,16 @@ async def check_tasks(
     audit: bool = True,
     full: bool = True,
     progress: Progress = lambda _m: None,
+    provider: EnvironmentProvider | None = None,
 ) -> list[QaTaskReport]:
     semaphore = asyncio.Semaphore(concurrency)
     with tempfile.TemporaryDirectory(prefix="lhtb-qa-") as tmp:
 
         async def one(load: TaskLoad) -> QaTaskReport:
             async with semaphore:
-                report = await check_task(load, Path(tmp), scan_layers=scan_layers, audit=audit, full=full)
+                report = await check_task(
+                    load, Path(tmp), scan_layers=scan_layers, audit=audit, full=full, provider=provider
+                )
                 progress(f"{report.task}: {'pass' if report.passed else 'FAIL'}")
                 return report
 

@@ -1,9 +1,11 @@
 """The QA lock: per task, the content it was checked with and what QA measured, so CI re-checks only what changed.
 
 A task's digest covers everything that can change its grade: the task directory, the grading SDK its verifier
-imports, the harness's verifier runner and the gates' version. CI checks every task whose entry is missing or
-stale (and fails: the lock must be refreshed with ``--update-lock`` and committed), the sample tasks, and a
-rotating subset of the rest chosen by the commit, whose fresh results must equal their entries exactly.
+imports inside its container (hashed), the host side's verification protocol and the gates' version (numbers,
+bumped with any change of meaning: the host side is also plumbing, which a refactor must not make stale). CI
+checks every task whose entry is missing or stale (and fails: the lock must be refreshed with ``--update-lock``
+and committed), the sample tasks, and a rotating subset of the rest chosen by the commit, whose fresh results
+must equal their entries exactly.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from lhtb.errors import ConfigError
 from lhtb.fs import first_problem, write_model_atomic
 from lhtb.results.models import QaGate, QaLock, QaLockAudit, QaLockEntry, QaTaskReport
 from lhtb.tasks.loader import Task, TaskLoad
+from lhtb.verifier import VERIFIER_PROTOCOL
 
 _T = TypeVar("_T")
 GATES_VERSION = 2  # bump when a gate's rule changes: every entry becomes stale
-_HARNESS_PARTS = ("grading", "verifier")
+_HARNESS_PARTS = ("grading",)  # the code that runs inside the verifier container
 REWARD_TOLERANCE = 1e-6
 
 
@@ -47,7 +50,8 @@ def _hash_trees(digest: hashlib._Hash, roots: list[tuple[str, Path]]) -> str:
 def task_digest(task: Task) -> str:
     package = Path(lhtb.__file__).resolve().parent
     roots = [("task", task.path)] + [(f"lhtb/{part}", package / part) for part in _HARNESS_PARTS]
-    return _hash_trees(hashlib.sha256(f"lhtb-qa-gates/{GATES_VERSION}\0".encode()), roots)
+    header = f"lhtb-qa-gates/{GATES_VERSION}\0verifier-protocol/{VERIFIER_PROTOCOL}\0"
+    return _hash_trees(hashlib.sha256(header.encode()), roots)
 
 
 def audit_digest(digest: str, exploits: tuple[str, ...], modes: tuple[str, ...]) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lhtb.agents.base import Agent, AgentContext
 from lhtb.agents.registry import create_agent
-from lhtb.environments.docker_env import DockerEnvironment
+from lhtb.environments.base import EnvironmentProvider
 from lhtb.errors import LhtbError
 from lhtb.qa.load import cpu_hog
 from lhtb.qa.tamper import shipped_files, spoil_public_inputs
@@ -68,7 +68,9 @@ def rounds(*seeds: int, repeat_first: bool = False) -> list[Round]:
     return [Round((Grading(label, seed),)) for label, seed in labels]
 
 
-async def probe(task: Task, image: str, agent: str | Agent, work_dir: Path, plan: Sequence[Round]) -> Probe:
+async def probe(
+    provider: EnvironmentProvider, task: Task, image: str, agent: str | Agent, work_dir: Path, plan: Sequence[Round]
+) -> Probe:
     name = agent if isinstance(agent, str) else agent.name
     result = Probe(agent=name)
     trial = TrialPlan(
@@ -80,8 +82,8 @@ async def probe(task: Task, image: str, agent: str | Agent, work_dir: Path, plan
         trial_dir=work_dir / name.replace(":", "-"),
         agent_timeout_sec=task.config.agent.timeout_sec,
     )
-    agent_env = DockerEnvironment(agent_spec_for(task, image, trial))
-    grader = Grader(task, image, "qa", trial.trial_name, trial.trial_dir, AgentClock(trial.agent_timeout_sec))
+    agent_env = provider.create(agent_spec_for(task, image, trial))
+    grader = Grader(provider, task, image, "qa", trial.trial_name, trial.trial_dir, AgentClock(trial.agent_timeout_sec))
     grader.keep_warm = sum(len(r.gradings) for r in plan) > 1
     try:
         grader.warm_up()

@@ -15,33 +15,34 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict  # pydantic needs it for TypedDicts before Python 3.12
 
-from lhtb.errors import ERROR_POLICY, ErrorClass
+from lhtb.errors import ErrorClass
 from lhtb.metrics.rows import DIAGNOSTIC_FLAG, TrialRow, idle_at_end
 from lhtb.results.models import MAX_USAGE_COST_USD, MAX_USAGE_EPISODES, MAX_USAGE_TOKENS, Usage, UsageSource
+from lhtb.results.scoring import counted_reward
 
 _Finite = Annotated[float, Field(allow_inf_nan=False)]
 _Reward = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
-_IGNORE = ConfigDict(extra="ignore")
+_ignore_unknown_keys = with_config(ConfigDict(extra="ignore"))  # unknown keys are skipped, never built
 
 
+@_ignore_unknown_keys
 class _Agent(TypedDict):
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     name: str
     model: NotRequired[str | None]
 
 
+@_ignore_unknown_keys
 class _Error(TypedDict):
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     error_class: ErrorClass
 
 
+@_ignore_unknown_keys
 class _Usage(TypedDict, total=False):
     """Clean figures only; anything else (a forged negative, NaN, a string) goes through ``Usage`` itself."""
 
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     input_tokens: Annotated[int, Field(ge=0, le=MAX_USAGE_TOKENS)]
     cached_input_tokens: Annotated[int, Field(ge=0, le=MAX_USAGE_TOKENS)]
     output_tokens: Annotated[int, Field(ge=0, le=MAX_USAGE_TOKENS)]
@@ -73,40 +74,40 @@ def _counted(usage: _Usage) -> bool:
     return any(figures) or bool(cost) or (cost is None and usage.get("episodes", 0) > 0)
 
 
+@_ignore_unknown_keys
 class _Outcome(TypedDict, total=False):
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     stop_reason: Literal["completed", "timeout", "error", "cancelled", "not_started"]
 
 
+@_ignore_unknown_keys
 class _Timings(TypedDict, total=False):
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     agent: _Finite | None
 
 
+@_ignore_unknown_keys
 class _Phase(TypedDict, total=False):
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     stop_reason: str
     reward: _Reward | None
     agent_sec: _Finite
 
 
+@_ignore_unknown_keys
 class _Checkpoint(TypedDict):
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     agent_sec: _Finite
     reward: _Reward | None
 
 
+@_ignore_unknown_keys
 class _Activity(TypedDict, total=False):
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     last_active_sec: _Finite | None
     samples: int
     agent_steps: int
 
 
+@_ignore_unknown_keys
 class _Result(TypedDict):
     """The fields of ``TrialResult`` that :func:`lhtb.metrics.rows.to_row` reads, with the same defaults."""
 
-    __pydantic_config__ = _IGNORE  # type: ignore[misc]
     schema: NotRequired[Literal["lhtb.trial/1"]]
     trial_name: str
     job_name: str
@@ -129,9 +130,10 @@ class _Result(TypedDict):
 
 
 _ADAPTER: TypeAdapter[_Result] = TypeAdapter(_Result)
-_EMPTY: dict[str, object] = {}
-# Scored-reward rule of lhtb.jobs.summary.scored_reward, per error class: (grade, counts_as_failure).
-_POLICY = {cls: (policy.grade, policy.counts_as_failure) for cls, policy in ERROR_POLICY.items()}
+# Defaults for absent sections, typed so that reads from them keep their field types.
+_NO_OUTCOME: _Outcome = {}
+_NO_TIMINGS: _Timings = {}
+_NO_USAGE: _Usage = {}
 
 
 def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_curve: bool = True) -> TrialRow:
@@ -143,37 +145,14 @@ def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_cu
     flags = inherited_flags
     if r.get("feedback_mode") == "diagnostic" or not r.get("comparable", True):
         flags = (*flags, DIAGNOSTIC_FLAG)
-
     phases = r.get("phases") or []
-    stop_reason: str = r.get("agent_outcome", _EMPTY).get("stop_reason", "not_started")  # type: ignore[assignment]
-    if phases and phases[-1].get("stop_reason"):
-        stop_reason = phases[-1]["stop_reason"]
-    agent_sec: float | None = sum(p.get("agent_sec", 0.0) for p in phases)
-    if not agent_sec > 0:  # type: ignore[operator]
-        agent_sec = r.get("timings", _EMPTY).get("agent")  # type: ignore[assignment]
-
-    reward = r.get("reward")
+    agent_sec = _agent_sec(r, phases)
     error = r.get("error")
-    error_class = None
-    if error is not None:
-        error_class = error["error_class"]
-        grade, counts_as_failure = _POLICY[error_class]
-    if reward is not None and (error is None or grade):
-        scored: float | None = reward
-    elif error is not None and not counts_as_failure:
-        scored = None
-    else:
-        scored = 0.0
-
-    activity = r.get("activity")
-    idle_sec = None
-    if activity is not None:
-        steps = activity.get("agent_steps", 0)
-        idle_sec = idle_at_end(agent_sec, activity.get("last_active_sec"), activity.get("samples", 0), steps)
-
+    error_class = None if error is None else error["error_class"]
+    scored = counted_reward(r.get("reward"), error_class)
     agent = r["agent"]
     model = agent.get("model")
-    usage = _usage(r["usage"]) if "usage" in r else _EMPTY
+    usage = _usage(r["usage"]) if "usage" in r else _NO_USAGE
     return TrialRow(
         r["job_name"],
         r["trial_name"],
@@ -184,19 +163,41 @@ def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_cu
         flags,
         scored,
         None if error_class is None else error_class.value,
-        stop_reason,
+        _stop_reason(r, phases),
         agent_sec,
         r.get("agent_timeout_sec"),
-        idle_sec,
+        _idle_sec(r.get("activity"), agent_sec),
         r.get("continue_until_timeout", False),
-        usage.get("input_tokens", 0),  # type: ignore[arg-type]
-        usage.get("cached_input_tokens", 0),  # type: ignore[arg-type]
-        usage.get("output_tokens", 0),  # type: ignore[arg-type]
-        usage.get("cost_usd", 0.0),  # type: ignore[arg-type]
-        usage.get("episodes", 0),  # type: ignore[arg-type]
+        usage.get("input_tokens", 0),
+        usage.get("cached_input_tokens", 0),
+        usage.get("output_tokens", 0),
+        usage.get("cost_usd", 0.0),
+        usage.get("episodes", 0),
         _curve(r, phases, agent_sec, scored) if with_curve else (),
-        usage.get("source", "none"),  # type: ignore[arg-type]
+        usage.get("source", "none"),
     )
+
+
+def _stop_reason(r: _Result, phases: list[_Phase]) -> str:
+    """As ``to_row``: how the last phase ended, else the agent outcome's."""
+    if phases and phases[-1].get("stop_reason"):
+        return phases[-1]["stop_reason"]
+    return r.get("agent_outcome", _NO_OUTCOME).get("stop_reason", "not_started")
+
+
+def _agent_sec(r: _Result, phases: list[_Phase]) -> float | None:
+    """As ``lhtb.metrics.rows._agent_sec``: the phases' agent seconds, else the agent timing."""
+    phase_total = sum(p.get("agent_sec", 0.0) for p in phases)
+    if phase_total > 0:
+        return phase_total
+    return r.get("timings", _NO_TIMINGS).get("agent")
+
+
+def _idle_sec(activity: _Activity | None, agent_sec: float | None) -> float | None:
+    if activity is None:
+        return None
+    samples, steps = activity.get("samples", 0), activity.get("agent_steps", 0)
+    return idle_at_end(agent_sec, activity.get("last_active_sec"), samples, steps)
 
 
 def _curve(

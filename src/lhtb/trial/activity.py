@@ -1,8 +1,8 @@
 """Watch whether the agent is still working, so reports can tell "out of time while working" from a stall.
 
 Two signals, both on the agent clock: steps the agent reports (``AgentContext.report_activity``: a model
-reply, keystrokes sent) and the container's CPU time (``DockerEnvironment.cpu_usage_ns``: the cgroup file, or
-the Engine API). An agent waiting on a model counts as active through its reports; a build or test run counts
+reply, keystrokes sent) and the container's CPU time (``Environment.cpu_usage_ns``: for Docker the cgroup file,
+or the Engine API). An agent waiting on a model counts as active through its reports; a build or test run counts
 through its CPU use; an agent blocked on a hung command shows neither.
 """
 
@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 from typing import Protocol
 
-from lhtb.metrics.failure_modes import stall_window_sec
 from lhtb.results.models import ActivityRecord
 from lhtb.trial.clock import AgentClock
 
@@ -26,8 +25,20 @@ class CpuSource(Protocol):
     async def cpu_usage_ns(self) -> int | None: ...
 
 
+# What "stalled" means, here because the monitor's polling must resolve it; the failure modes apply it.
+STALL_WINDOW_SEC = 300.0  # idle for the last 5 minutes of its time (a tenth of a short timeout): stalled
+STALL_WINDOW_FRACTION = 0.1
+
+
+def stall_window_sec(timeout_sec: float | None) -> float:
+    """How long an agent must have been idle at the end of its time to count as stalled."""
+    if not timeout_sec or timeout_sec <= 0:
+        return STALL_WINDOW_SEC
+    return min(STALL_WINDOW_SEC, STALL_WINDOW_FRACTION * timeout_sec)
+
+
 def poll_interval_sec(timeout_sec: float | None) -> float:
-    """Often enough to resolve the stall window of :mod:`lhtb.metrics.failure_modes`."""
+    """Often enough to resolve the stall window (:func:`stall_window_sec`)."""
     return max(MIN_POLL_SEC, min(MAX_POLL_SEC, stall_window_sec(timeout_sec) / POLLS_PER_WINDOW))
 
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal, cast
 
 from lhtb.agents.base import Agent, AgentContext, ResumableAgent
-from lhtb.environments.docker_env import DockerEnvironment
+from lhtb.environments.base import Environment
 from lhtb.errors import AgentError, ErrorClass, LhtbError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import AgentOutcome, CheckpointRecord, ErrorInfo, PhaseRecord, Usage, VerifierOutcome
@@ -60,7 +60,7 @@ class LoopSettings:
 class AgentLoop:
     agent: Agent
     context: AgentContext
-    agent_env: DockerEnvironment
+    agent_env: Environment
     grader: Grader
     clock: AgentClock
     settings: LoopSettings

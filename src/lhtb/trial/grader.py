@@ -9,7 +9,7 @@ import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lhtb.environments.docker_env import DockerEnvironment
+from lhtb.environments.base import Environment, EnvironmentProvider, FreezeError
 from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
 from lhtb.trial.clock import AgentClock
@@ -19,6 +19,7 @@ from lhtb.verifier.shared import continue_processes, run_shared_verifier
 
 @dataclass
 class Grader:
+    provider: EnvironmentProvider
     task: Task
     image: str
     job: str
@@ -28,7 +29,7 @@ class Grader:
     keep_warm: bool = False  # more than one verification is likely (continue-until-timeout, checkpoints)
     # LHTB_VERIFY_SEED of every verification of the trial (interim, checkpoints, final): its hidden cases.
     verify_seed: int | None = None
-    _warm: asyncio.Future[DockerEnvironment] | None = None
+    _warm: asyncio.Future[Environment] | None = None
     _removals: list[asyncio.Future[None]] = field(default_factory=list)
     _stopped: list[str] = field(default_factory=list)  # shared mode: PIDs stopped by the last verification
     _frozen: bool = False  # separate mode: the agent container is paused
@@ -37,8 +38,8 @@ class Grader:
     def shared(self) -> bool:
         return self.task.config.verifier.environment_mode == "shared"
 
-    async def _start_one(self) -> DockerEnvironment:
-        env = DockerEnvironment(verifier_spec(self.task, self.image, job=self.job, trial=self.trial))
+    async def _start_one(self) -> Environment:
+        env = self.provider.create(verifier_spec(self.task, self.image, job=self.job, trial=self.trial))
         try:
             await env.start()
             await install_tests(env, self.task)  # done while warming up: off the critical path
@@ -51,14 +52,14 @@ class Grader:
         if self._warm is None and not self.shared:
             self._warm = asyncio.ensure_future(self._start_one())
 
-    async def _take(self) -> DockerEnvironment:
+    async def _take(self) -> Environment:
         warm, self._warm = self._warm, None
         env = await warm if warm is not None else await self._start_one()
         if self.keep_warm:
             self.warm_up()
         return env
 
-    async def snapshot(self, agent_env: DockerEnvironment, *, unpause: bool) -> ArtifactSnapshot:
+    async def snapshot(self, agent_env: Environment, *, unpause: bool) -> ArtifactSnapshot:
         """Freeze the agent (its clock stops), copy the artifacts out, and unpause only after the copy."""
         self.clock.stop()
         await _freeze(agent_env)
@@ -80,7 +81,7 @@ class Grader:
         finally:
             self._removals.append(asyncio.ensure_future(env.stop()))
 
-    async def grade_live(self, agent_env: DockerEnvironment, phase: str) -> VerifierOutcome:
+    async def grade_live(self, agent_env: Environment, phase: str) -> VerifierOutcome:
         """Shared mode: every agent process is stopped while the verifier runs inside its container; they stay
         stopped until :meth:`release`."""
         self.clock.stop()
@@ -89,7 +90,7 @@ class Grader:
         )
         return outcome
 
-    async def verify(self, agent_env: DockerEnvironment, phase: str) -> VerifierOutcome:
+    async def verify(self, agent_env: Environment, phase: str) -> VerifierOutcome:
         """Grade the agent's work; the agent stays stopped (frozen, or its processes SIGSTOPped in shared mode)
         until :meth:`release`, so nothing of it runs while hidden cases are graded."""
         if self.shared:
@@ -100,7 +101,7 @@ class Grader:
         finally:
             snapshot.close()
 
-    async def release(self, agent_env: DockerEnvironment) -> None:
+    async def release(self, agent_env: Environment) -> None:
         """Let the agent run again after :meth:`verify`."""
         if self.shared:
             stopped, self._stopped = self._stopped, []
@@ -108,12 +109,12 @@ class Grader:
         else:
             await self._unfreeze(agent_env)
 
-    async def _unfreeze(self, agent_env: DockerEnvironment) -> None:
+    async def _unfreeze(self, agent_env: Environment) -> None:
         if self._frozen:
             self._frozen = False
             await agent_env.unpause()
 
-    async def hold(self, agent_env: DockerEnvironment) -> None:
+    async def hold(self, agent_env: Environment) -> None:
         """After the final verification: the agent never runs again (shared mode: freeze its container too)."""
         if self.shared:
             await _freeze(agent_env)
@@ -126,21 +127,19 @@ class Grader:
         await asyncio.gather(*self._removals, return_exceptions=True)
 
 
-async def _freeze(agent_env: DockerEnvironment, attempts: int = 4) -> None:
-    """``docker pause``, retried: the cgroup freezer gives up ("unable to freeze") while the agent's processes
-    churn (fork loops, busy pollers); that must not turn into a harness error, which would exclude the trial."""
-    import docker
-
+async def _freeze(agent_env: Environment, attempts: int = 4) -> None:
+    """Freeze, retried: the cgroup freezer gives up ("unable to freeze") while the agent's processes churn (fork
+    loops, busy pollers); that must not turn into a harness error, which would exclude the trial."""
     for attempt in range(1, attempts + 1):
         try:
             await agent_env.pause()
             return
-        except docker.errors.APIError:
+        except FreezeError:
             if attempt == attempts:
                 raise
             await asyncio.sleep(0.5 * attempt)
 
 
-async def _stop_when_started(starting: asyncio.Future[DockerEnvironment]) -> None:
+async def _stop_when_started(starting: asyncio.Future[Environment]) -> None:
     env = await starting  # a failed start removed its own container already
     await env.stop()

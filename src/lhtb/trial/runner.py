@@ -19,8 +19,7 @@ from typing import TypeVar
 
 from lhtb.agents.base import Agent, AgentContext, ContainerNeeds
 from lhtb.agents.registry import create_agent
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment
-from lhtb.environments.images import ensure_task_image
+from lhtb.environments.base import ContainerSpec, Environment, EnvironmentProvider
 from lhtb.errors import ERROR_POLICY, AgentError, AgentSetupError, ErrorClass, LhtbError
 from lhtb.fs import write_model_atomic, write_text_atomic
 from lhtb.llm.bridge import ModelBridge, loopback_port
@@ -56,19 +55,20 @@ class _State:
     """Everything a trial accumulates; turned into a TrialResult at the end."""
 
     plan: TrialPlan
+    provider: EnvironmentProvider
     started_at: datetime
     timings: PhaseTimings = field(default_factory=PhaseTimings)
     agent_outcome: AgentOutcome = field(default_factory=AgentOutcome)
     error: ErrorInfo | None = None
     image: str = ""
-    agent_env: DockerEnvironment | None = None
+    agent_env: Environment | None = None
     grader: Grader | None = None
     agent: Agent | None = None
     bridge: ModelBridge | None = None
     loop: AgentLoop | None = None
     removals: list[asyncio.Future[None]] = field(default_factory=list)
 
-    def remove_later(self, env: DockerEnvironment | None) -> None:
+    def remove_later(self, env: Environment | None) -> None:
         """Start removing a container without waiting for it (teardown off the critical path)."""
         if env is not None:
             self.removals.append(asyncio.ensure_future(env.stop()))
@@ -129,9 +129,10 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
 
 async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
     plan = state.plan
-    state.agent_env = DockerEnvironment(agent_spec_for(plan.task, state.image, plan, mounts))
+    state.agent_env = state.provider.create(agent_spec_for(plan.task, state.image, plan, mounts))
     settings = plan.settings
     state.grader = Grader(
+        provider=state.provider,
         task=plan.task,
         image=state.image,
         job=plan.job_name,
@@ -236,11 +237,7 @@ async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
     task = plan.task
     try:
         on_phase(plan.trial_name, "build")
-        state.image, _built = await _timed(
-            state,
-            "build",
-            ensure_task_image(task.name, task.environment_dir, timeout_sec=task.config.environment.build_timeout_sec),
-        )
+        state.image, _built = await _timed(state, "build", state.provider.prepare_image(task))
         on_phase(plan.trial_name, "start")
         state.agent = create_agent(plan.agent_spec)
         # Host-side preparation (a Python agent's runtime installed on first use, a model bridge) is agent setup.
@@ -278,13 +275,15 @@ async def _teardown(state: _State, result: TrialResult) -> None:
     write_trial_result(state.plan, result)
 
 
-async def run_trial(plan: TrialPlan, background: Background, on_phase: PhaseCallback) -> TrialResult:
+async def run_trial(
+    plan: TrialPlan, background: Background, on_phase: PhaseCallback, provider: EnvironmentProvider
+) -> TrialResult:
     """Run one trial and write its result. Never raises except on cancellation; containers are always removed.
 
     The result file is written as soon as the reward is known; container removal finishes in ``background``
     and then rewrites the file with the teardown time.
     """
-    state = _State(plan=plan, started_at=_now())
+    state = _State(plan=plan, provider=provider, started_at=_now())
     plan.trial_dir.mkdir(parents=True, exist_ok=True)
     try:
         result = await _run_phases(state, on_phase)

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import lhtb
-from lhtb.environments.base import ExecResult
-from lhtb.environments.docker_env import ContainerSpec, DockerEnvironment
+from lhtb.environments.base import ContainerSpec, Environment, ExecResult
 from lhtb.environments.tarsafe import MAX_ARTIFACT_BYTES, SanitizedArchive, safe_extract
 from lhtb.errors import (
     ArchiveRefusedError,
@@ -76,7 +75,7 @@ class ArtifactSnapshot:
 
 
 async def snapshot_artifacts(
-    agent_env: DockerEnvironment, task: Task, *, max_bytes: int = MAX_ARTIFACT_BYTES
+    agent_env: Environment, task: Task, *, max_bytes: int = MAX_ARTIFACT_BYTES
 ) -> ArtifactSnapshot:
     """Stream every artifact path out of the (paused) agent container; ``max_bytes`` bounds them together."""
     snapshot = ArtifactSnapshot(tars={}, refused=[])
@@ -150,7 +149,7 @@ def tests_archive(task: Task) -> bytes:
     return out.getvalue()
 
 
-async def install_tests(verifier_env: DockerEnvironment, task: Task) -> None:
+async def install_tests(verifier_env: Environment, task: Task) -> None:
     """Copy ``tests/`` in and check ``[verifier] user``, both before any artifact is installed.
 
     A non-root verifier user gets ``tests/`` as its own (still mode 0700): root-only tests would leave its
@@ -165,7 +164,7 @@ async def install_tests(verifier_env: DockerEnvironment, task: Task) -> None:
             raise LhtbError(f"could not give {TESTS_MOUNT} to [verifier] user {user!r}: {owned.stderr.strip()[:300]}")
 
 
-async def check_verifier_user(env: DockerEnvironment, task: Task) -> None:
+async def check_verifier_user(env: Environment, task: Task) -> None:
     """:class:`TaskInvalidError` when ``[verifier] user`` does not exist in ``env``.
 
     Only meaningful on a container of the clean image that no agent work has touched yet: there a missing user
@@ -192,7 +191,7 @@ def _missing_user(result: ExecResult) -> str | None:
 
 
 async def install_artifacts(
-    verifier_env: DockerEnvironment, snapshot: ArtifactSnapshot, task_user: str | None = None
+    verifier_env: Environment, snapshot: ArtifactSnapshot, task_user: str | None = None
 ) -> None:
     """Replace the clean image's copy of each artifact path with the agent's, and prepare the output dir."""
     # Writable by the verifier's user only: agent programs the verifier runs as `nobody` cannot plant a reward.
@@ -215,7 +214,7 @@ async def install_artifacts(
             raise ArtifactsRefusedError(f"the verifier container refused the artifacts of {path}: {exc}") from exc
 
 
-async def collect_output(env: DockerEnvironment, output_path: str, phase_dir: Path) -> None:
+async def collect_output(env: Environment, output_path: str, phase_dir: Path) -> None:
     """Download the verifier's output directory into ``phase_dir/output`` (safe extraction)."""
     try:
         sanitized = await env.download_sanitized(output_path)
@@ -303,7 +302,7 @@ async def grade_outcome(
 
 async def run_verifier(
     task: Task,
-    verifier_env: DockerEnvironment,
+    verifier_env: Environment,
     snapshot: ArtifactSnapshot,
     phase_dir: Path,
     *,

@@ -13,8 +13,7 @@ import secrets
 import shlex
 from pathlib import Path
 
-from lhtb.environments.base import ExecResult
-from lhtb.environments.docker_env import DockerEnvironment
+from lhtb.environments.base import Environment, ExecResult
 from lhtb.environments.tarsafe import tar_directory
 from lhtb.errors import LhtbError, VerifierError
 from lhtb.fs import write_text_atomic
@@ -76,7 +75,7 @@ class AgentProcessesUnstoppable(VerifierError):
     in the agent's container is the agent's), never an infrastructure error."""
 
 
-async def stop_all_processes(env: DockerEnvironment) -> list[str]:
+async def stop_all_processes(env: Environment) -> list[str]:
     """Stop every agent process; returns their PIDs (the first line of the script's output is the pass count)."""
     result = await env.exec(_STOP_ALL, user="root", timeout_sec=STOP_TIMEOUT_SEC)
     if result.timed_out or result.exit_code != 0:
@@ -87,13 +86,13 @@ async def stop_all_processes(env: DockerEnvironment) -> list[str]:
     return lines[1].split() if len(lines) > 1 else []
 
 
-async def continue_processes(env: DockerEnvironment, pids: list[str]) -> None:
+async def continue_processes(env: Environment, pids: list[str]) -> None:
     if pids:
         await env.exec(f"kill -CONT {' '.join(pids)} 2>/dev/null; true", user="root", timeout_sec=60)
 
 
 async def run_shared_verifier(
-    task: Task, agent_env: DockerEnvironment, phase_dir: Path, *, phase: str, seed: int | None = None
+    task: Task, agent_env: Environment, phase_dir: Path, *, phase: str, seed: int | None = None
 ) -> tuple[VerifierOutcome, list[str]]:
     """Grade live state; returns the outcome and the PIDs it stopped, which stay stopped until the caller
     continues them (after the fixed feedback pause: the agent must not see how long grading took)."""
@@ -146,7 +145,7 @@ async def run_shared_verifier(
     return outcome, stopped
 
 
-async def _clean_up(agent_env: DockerEnvironment, root: str) -> None:
+async def _clean_up(agent_env: Environment, root: str) -> None:
     """Delete everything grading copied in and restore the agent's own /tests."""
     aside = f"{root}/agent-tests"
     restore = f"{{ [ -e {aside} ] || [ -L {aside} ]; }} && mv {aside} /tests"

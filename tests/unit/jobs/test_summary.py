@@ -3,8 +3,9 @@ from datetime import UTC, datetime
 import pytest
 
 from lhtb.errors import ErrorClass
-from lhtb.jobs.summary import scored_reward, summarise
+from lhtb.jobs.summary import render_leaderboard, summarise
 from lhtb.results.models import AgentSpec, ErrorInfo, TrialResult
+from lhtb.results.scoring import scored_reward
 
 
 def _result(agent: str, reward: float | None, error: ErrorClass | None = None, n: int = 1) -> TrialResult:
@@ -53,6 +54,15 @@ def test_summary_counts_and_rates() -> None:
     assert good.pass_rate_095 == 1.0 and good.pass_rate_100 == 0.5
     assert (bad.n_scored, bad.mean_reward, bad.pass_rate_095) == (2, 0.0, 0.0)
     assert errors == {"environment_start": 1, "verifier_error": 1}
+
+
+def test_leaderboard_columns_name_the_thresholds() -> None:
+    from rich.table import Table
+
+    table = render_leaderboard(*summarise([_result("a", 1.0)]), title="t")
+    assert isinstance(table, Table)
+    headers = [column.header for column in table.columns]
+    assert headers[-2:] == ["pass ≥0.95", "pass =1.0"]
 
 
 def test_subtask_means_across_attempts() -> None:

@@ -171,6 +171,19 @@ def test_digest_changes_with_any_task_file(tmp_path: Path) -> None:
     assert task_digest(load_task(root)) != before
 
 
+def test_digest_follows_the_verifier_protocol_not_host_plumbing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The host side of verification is hashed by its protocol number: a refactor of its code leaves every
+    entry current, a change of meaning (a bumped number) makes every entry stale."""
+    import lhtb.qa.lock as lock_module
+
+    task = load_task(scaffold("demo", tmp_path, "x"))
+    before = task_digest(task)
+    monkeypatch.setattr(lock_module, "VERIFIER_PROTOCOL", lock_module.VERIFIER_PROTOCOL + 1)
+    assert task_digest(task) != before
+
+
 def test_rotation_walks_through_every_task_in_turn() -> None:
     names = [f"t{i}" for i in range(7)]
     seen = [rotation(names, 2, n) for n in range(4)]

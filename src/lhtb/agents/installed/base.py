@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lhtb.agents.base import AgentContext, ContainerNeeds
 from lhtb.agents.installed.runtime import CONTAINER_RUNTIME_DIR, ensure_runtime
+from lhtb.environments.base import download_small_tar
 from lhtb.errors import AgentSetupError, LhtbError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import AgentOutcome, AgentSpec, Usage
@@ -135,7 +136,7 @@ class InstalledAgent:
             return None
         path = f"{AGENT_DIR}/{self.recipe.trajectory}"
         try:
-            data = await context.environment.download_tar(path)
+            data = await download_small_tar(context.environment, path)
         except LhtbError:  # the CLI may have died before writing it
             return None
         with tarfile.open(fileobj=io.BytesIO(data)) as archive:
