@@ -1,4 +1,4 @@
-"""Where a job's files live (DESIGN §7), in one place."""
+"""Where a job's files live (docs/results.md), in one place."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""LLM failures mapped onto DESIGN §8 classes: transient (retry with backoff), auth/config (never retry).
+"""LLM failures mapped onto the error classes of docs/errors.md: transient (retry with backoff), auth/config
+(never retry).
 
 Classification looks at the status code and class names so this module does not import litellm (slow).
 """

@@ -9,8 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from lhtb.agents.base import Agent
-from lhtb.agents.builtin import SHORTCUTS_DIR, ShortcutAgent
+from lhtb.agents.builtin import SHORTCUTS_DIR
 from lhtb.environments import default_provider
 from lhtb.environments.base import EnvironmentProvider
 from lhtb.errors import LhtbError
@@ -25,7 +24,7 @@ from lhtb.qa.static import (
     seed_readers,
     self_reported_reads,
 )
-from lhtb.results.models import QaGate, QaTaskReport, VerifierOutcome
+from lhtb.results.models import AgentSpec, QaGate, QaTaskReport, VerifierOutcome
 from lhtb.tasks.loader import Task, TaskLoad
 
 NOP_MAX = 0.05
@@ -206,15 +205,16 @@ async def check_task(
         _gate(report, "no .git history", git_ok, ", ".join(scan.git_dirs[:3]))
     task_dir = work_dir / task.name
     seeds = qa_seeds(task.name, SEEDS if full else 1)
-    plans: dict[str | Agent, list[Round]] = {
-        "oracle": oracle_plan(seeds) if full else rounds(seeds[0], repeat_first=True),
-        "nop": rounds(seeds[0]),
-        "baseline": rounds(*seeds, repeat_first=True),
+    plans: dict[str, tuple[AgentSpec, list[Round]]] = {
+        "oracle": (AgentSpec(name="oracle"), oracle_plan(seeds) if full else rounds(seeds[0], repeat_first=True)),
+        "nop": (AgentSpec(name="nop"), rounds(seeds[0])),
+        "baseline": (AgentSpec(name="baseline"), rounds(*seeds, repeat_first=True)),
     }
     if full:
-        plans.update({ShortcutAgent(name): rounds(seeds[0]) for name in shortcut_scripts(task)})
+        for name in shortcut_scripts(task):
+            plans[f"shortcut:{name}"] = (AgentSpec(name="shortcut", kwargs={"script": name}), rounds(seeds[0]))
     found = await asyncio.gather(
-        *(probe(provider, task, image, agent, task_dir, plan) for agent, plan in plans.items())
+        *(probe(provider, task, spec, label, task_dir, plan) for label, (spec, plan) in plans.items())
     )
     probes = {p.agent: p for p in found}
     report.seeds = seeds

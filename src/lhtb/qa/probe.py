@@ -1,31 +1,27 @@
 """Run one reference agent (oracle, nop, baseline, a shortcut) on a task and grade its artifacts in rounds.
 
-Built from the same parts as a trial (environments, agents, Grader) but keeps the artifact snapshot, so the
-same artifacts can be graded again: twice on one seed in two fresh containers (determinism), on other seeds,
-two at a time beside a CPU hog (load), and with the public inputs spoiled (inputs).
+The agent runs as a real trial (``run_trial``); after its final verification the held artifacts are graded
+again: twice on one seed in two fresh containers (determinism), on other seeds, two at a time beside a CPU hog
+(load), and with the public inputs spoiled (inputs).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lhtb.agents.base import Agent, AgentContext
-from lhtb.agents.registry import create_agent
 from lhtb.environments.base import EnvironmentProvider
-from lhtb.errors import LhtbError
 from lhtb.qa.load import cpu_hog
 from lhtb.qa.tamper import shipped_files, spoil_public_inputs
 from lhtb.results.models import AgentSpec, VerifierOutcome
 from lhtb.tasks.loader import Task
-from lhtb.trial.clock import AgentClock
-from lhtb.trial.grader import Grader
-from lhtb.trial.runner import TrialPlan, agent_spec_for
-from lhtb.verifier.runner import ArtifactSnapshot, snapshot_artifacts
+from lhtb.trial.background import Background
+from lhtb.trial.runner import TrialPlan, run_trial
+from lhtb.verifier.grader import Grader
+from lhtb.verifier.runner import ArtifactSnapshot
 
 
 @dataclass(frozen=True)
@@ -69,44 +65,25 @@ def rounds(*seeds: int, repeat_first: bool = False) -> list[Round]:
 
 
 async def probe(
-    provider: EnvironmentProvider, task: Task, image: str, agent: str | Agent, work_dir: Path, plan: Sequence[Round]
+    provider: EnvironmentProvider, task: Task, agent: AgentSpec, label: str, work_dir: Path, plan: Sequence[Round]
 ) -> Probe:
-    name = agent if isinstance(agent, str) else agent.name
-    result = Probe(agent=name)
-    trial = TrialPlan(
-        job_name="qa",
-        trial_name=f"qa-{task.name}-{name.replace(':', '-')}",
-        task=task,
-        agent_spec=AgentSpec(name=name if isinstance(agent, str) else "shortcut"),
-        attempt=1,
-        trial_dir=work_dir / name.replace(":", "-"),
-        agent_timeout_sec=task.config.agent.timeout_sec,
-    )
-    agent_env = provider.create(agent_spec_for(task, image, trial))
-    grader = Grader(provider, task, image, "qa", trial.trial_name, trial.trial_dir, AgentClock(trial.agent_timeout_sec))
-    grader.keep_warm = sum(len(r.gradings) for r in plan) > 1
-    try:
-        grader.warm_up()
-        await agent_env.start()
+    """Run ``agent`` as a real trial (the job's lifecycle: agent clock, error policy, the task's verifier mode);
+    its final verification is the plan's first grading, and the held artifacts are graded again for the rest."""
+    first, later = _first_grading(plan)
+    result = Probe(agent=label)
+    regraded: dict[str, VerifierOutcome] = {}
+
+    async def regrade(grader: Grader, snapshot: ArtifactSnapshot) -> None:
         shipped: dict[str, str] = {}
-        if any(g.spoil_inputs for step in plan for g in step.gradings):  # the workdir as the image ships it
-            clean = await snapshot_artifacts(agent_env, task)
+        if any(g.spoil_inputs for step in later for g in step.gradings):  # the workdir as the image ships it
+            clean = await grader.clean_snapshot()
             try:
                 shipped = await asyncio.to_thread(shipped_files, clean)
             finally:
                 clean.close()
-        runner = create_agent(trial.agent_spec) if isinstance(agent, str) else agent
-        (trial.trial_dir / "agent").mkdir(parents=True, exist_ok=True)
-        context = AgentContext(task, agent_env, trial.trial_dir / "agent", trial.agent_timeout_sec)
-        await runner.setup(context)
-        started = time.monotonic()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(runner.run(context, task.instruction), trial.agent_timeout_sec)
-        result.agent_sec = round(time.monotonic() - started, 3)
-        snapshot = await grader.snapshot(agent_env, unpause=False)
         spoiled: ArtifactSnapshot | None = None
         try:
-            for step in plan:
+            for step in later:
                 async with cpu_hog() if step.under_load else contextlib.nullcontext():
                     jobs = []
                     for grading in step.gradings:
@@ -117,14 +94,39 @@ async def probe(
                         source = spoiled if grading.spoil_inputs and spoiled is not None else snapshot
                         jobs.append(grader.grade(source, grading.label, seed=grading.seed))
                     for grading, outcome in zip(step.gradings, await asyncio.gather(*jobs), strict=True):
-                        result.verdicts[grading.label] = outcome
+                        regraded[grading.label] = outcome
         finally:
-            snapshot.close()
             if spoiled is not None:
                 spoiled.close()
-    except LhtbError as exc:
-        result.error = f"{exc.error_class.value}: {exc}"
+
+    slug = label.replace(":", "-")
+    trial = TrialPlan(
+        job_name="qa",
+        trial_name=f"qa-{task.name}-{slug}",
+        task=task,
+        agent_spec=agent,
+        attempt=1,
+        trial_dir=work_dir / slug,
+        agent_timeout_sec=task.config.agent.timeout_sec,
+        verify_seed=first.seed,
+        regrade=regrade if later else None,
+    )
+    background = Background()
+    try:
+        outcome = await run_trial(trial, background, lambda _name, _phase: None, provider)
     finally:
-        await agent_env.stop()
-        await grader.close()
+        await background.drain()
+    result.agent_sec = outcome.timings.agent or 0.0
+    if outcome.verifier is None:
+        error = outcome.error
+        result.error = "not graded" if error is None else f"{error.error_class.value}: {error.message}"
+    else:
+        result.verdicts = {first.label: outcome.verifier, **regraded}
     return result
+
+
+def _first_grading(plan: Sequence[Round]) -> tuple[Grading, list[Round]]:
+    """The plan's opening grading, which the trial's own final verification performs, and the rounds after it."""
+    if not plan or len(plan[0].gradings) != 1 or plan[0].under_load or plan[0].gradings[0].spoil_inputs:
+        raise ValueError("a probe's plan opens with one plain grading (the trial's final verification)")
+    return plan[0].gradings[0], list(plan[1:])

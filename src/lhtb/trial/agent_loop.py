@@ -21,7 +21,7 @@ from lhtb.results.models import AgentOutcome, CheckpointRecord, ErrorInfo, Phase
 from lhtb.trial.activity import ActivityMonitor
 from lhtb.trial.clock import AgentClock
 from lhtb.trial.feedback import diagnostic, rejection
-from lhtb.trial.grader import Grader
+from lhtb.verifier.grader import Grader
 from lhtb.verifier.runner import ArtifactSnapshot
 
 DEFAULT_CHECKPOINT_INTERVAL_SEC = 1800.0

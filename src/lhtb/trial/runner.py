@@ -29,11 +29,14 @@ from lhtb.trial.activity import ActivityMonitor, poll_interval_sec
 from lhtb.trial.agent_loop import AgentLoop, LoopSettings
 from lhtb.trial.background import Background
 from lhtb.trial.clock import AgentClock
-from lhtb.trial.grader import Grader
-from lhtb.verifier.runner import check_verifier_user
+from lhtb.verifier.grader import Grader
+from lhtb.verifier.runner import ArtifactSnapshot, check_verifier_user
 
 T = TypeVar("T")
 PhaseCallback = Callable[[str, str], None]  # (trial_name, phase)
+# Grades the held agent's artifacts again after the final verification (QA's rounds: other seeds, under load,
+# spoiled inputs); the snapshot is closed by the trial afterwards.
+Regrade = Callable[[Grader, ArtifactSnapshot], Awaitable[None]]
 
 
 @dataclass
@@ -48,6 +51,7 @@ class TrialPlan:
     settings: LoopSettings = field(default_factory=LoopSettings)
     retries: int = 0
     verify_seed: int | None = None
+    regrade: Regrade | None = None
 
 
 @dataclass
@@ -61,6 +65,7 @@ class _State:
     agent_outcome: AgentOutcome = field(default_factory=AgentOutcome)
     error: ErrorInfo | None = None
     image: str = ""
+    clock: AgentClock | None = None
     agent_env: Environment | None = None
     grader: Grader | None = None
     agent: Agent | None = None
@@ -131,6 +136,7 @@ async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
     plan = state.plan
     state.agent_env = state.provider.create(agent_spec_for(plan.task, state.image, plan, mounts))
     settings = plan.settings
+    state.clock = AgentClock(plan.agent_timeout_sec)
     state.grader = Grader(
         provider=state.provider,
         task=plan.task,
@@ -138,7 +144,7 @@ async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
         job=plan.job_name,
         trial=plan.trial_name,
         trial_dir=plan.trial_dir,
-        clock=AgentClock(plan.agent_timeout_sec),
+        clock=state.clock,
         keep_warm=settings.continue_until_timeout or settings.checkpoint_interval_sec is not None,
         verify_seed=plan.verify_seed,
     )
@@ -156,10 +162,10 @@ async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
 async def _run_agent(state: _State) -> None:
     plan = state.plan
     assert state.agent_env is not None and state.grader is not None and state.agent is not None
-    agent = state.agent
+    assert state.clock is not None
+    agent, clock = state.agent, state.clock
     logs_dir = plan.trial_dir / "agent"
     logs_dir.mkdir(parents=True, exist_ok=True)
-    clock = state.grader.clock
     activity = ActivityMonitor(state.agent_env, clock, interval_sec=poll_interval_sec(plan.agent_timeout_sec))
     context = AgentContext(plan.task, state.agent_env, logs_dir, plan.agent_timeout_sec, activity.report)
     await _timed(state, "agent_setup", agent.setup(context))
@@ -179,6 +185,12 @@ async def _final_verification(state: _State) -> VerifierOutcome:
     started = time.monotonic()
     outcome = await state.grader.verify(state.agent_env, "final")
     await state.grader.hold(state.agent_env)
+    if state.plan.regrade is not None:
+        snapshot = await state.grader.held_snapshot(state.agent_env)
+        try:
+            await state.plan.regrade(state.grader, snapshot)
+        finally:
+            snapshot.close()
     state.remove_later(state.agent_env)
     state.timings.verifier = round(time.monotonic() - started, 3)
     if state.loop is not None:  # the agent is frozen for good: its checkpoints can be graded now
@@ -259,15 +271,27 @@ async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
         return _result(state)
 
 
-async def _teardown(state: _State, result: TrialResult) -> None:
-    """Finish removing the trial's containers, then record how long that took in the result file."""
-    started = time.monotonic()
+def _start_removals(state: _State) -> list[asyncio.Future[None]]:
+    """Start removing everything the trial holds: its sandboxes (the warm verifier's too) and the model bridge."""
     state.remove_later(state.agent_env)
     if state.grader is not None:
         state.removals.append(asyncio.ensure_future(state.grader.close()))
-    outcomes = await asyncio.gather(*state.removals, return_exceptions=True)
     if state.bridge is not None:
-        await state.bridge.close()
+        state.removals.append(asyncio.ensure_future(state.bridge.close()))
+    return state.removals
+
+
+async def _all_removed(removals: list[asyncio.Future[None]]) -> None:
+    """Wait for every removal; the first failure is raised (the background records it) after all finished."""
+    failures = [o for o in await asyncio.gather(*removals, return_exceptions=True) if isinstance(o, BaseException)]
+    if failures:
+        raise failures[0]
+
+
+async def _teardown(state: _State, result: TrialResult) -> None:
+    """Finish removing the trial's containers, then record how long that took in the result file."""
+    started = time.monotonic()
+    outcomes = await asyncio.gather(*_start_removals(state), return_exceptions=True)
     result.timings.teardown = round(time.monotonic() - started, 3)
     failures = [o for o in outcomes if isinstance(o, BaseException)]
     if failures:
@@ -289,21 +313,11 @@ async def run_trial(
         result = await _run_phases(state, on_phase)
     except BaseException:
         # Cancelled (Ctrl-C, SIGTERM): removal must still happen; the job drains the background.
-        state.remove_later(state.agent_env)
-        if state.grader is not None:
-            background.spawn(state.grader.close())
-        for removal in state.removals:
-            background.spawn(_await(removal))
-        if state.bridge is not None:
-            background.spawn(state.bridge.close())
+        background.spawn(_all_removed(_start_removals(state)))
         raise
     write_trial_result(plan, result)
     background.spawn(_teardown(state, result))
     return result
-
-
-async def _await(future: asyncio.Future[None]) -> None:
-    await future
 
 
 def write_trial_result(plan: TrialPlan, result: TrialResult) -> None:

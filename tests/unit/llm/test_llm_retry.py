@@ -1,4 +1,4 @@
-"""Retries: transient failures back off and retry, auth/config failures stop at once (DESIGN §8)."""
+"""Retries: transient failures back off and retry, auth/config failures stop at once (docs/errors.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""Grading during a trial: interim, checkpoint and final verifications, each in its own fresh container.
+"""Verdicts for a trial: interim, checkpoint and final verifications, each in its own fresh sandbox.
 
-A clean verifier container is kept warm (started ahead of time) so a verification never waits for a start.
+The trial asks for a verdict (``verify``) and lets the agent run again (``release``) or never again (``hold``);
+how the agent is stopped, its artifacts copied and graded, and which sandboxes exist is this module's business.
+A clean verifier sandbox is kept warm (started ahead of time) so a verification never waits for a start.
 """
 
 from __future__ import annotations
@@ -8,13 +10,19 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from lhtb.environments.base import Environment, EnvironmentProvider, FreezeError
 from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
-from lhtb.trial.clock import AgentClock
 from lhtb.verifier.runner import ArtifactSnapshot, install_tests, run_verifier, snapshot_artifacts, verifier_spec
 from lhtb.verifier.shared import continue_processes, run_shared_verifier
+
+
+class AgentTime(Protocol):
+    """The agent's clock, as grading sees it: stopped the moment the agent is frozen for a verification."""
+
+    def stop(self) -> None: ...
 
 
 @dataclass
@@ -25,7 +33,7 @@ class Grader:
     job: str
     trial: str
     trial_dir: Path
-    clock: AgentClock
+    clock: AgentTime
     keep_warm: bool = False  # more than one verification is likely (continue-until-timeout, checkpoints)
     # LHTB_VERIFY_SEED of every verification of the trial (interim, checkpoints, final): its hidden cases.
     verify_seed: int | None = None
@@ -118,6 +126,23 @@ class Grader:
         """After the final verification: the agent never runs again (shared mode: freeze its container too)."""
         if self.shared:
             await _freeze(agent_env)
+            self._frozen = True
+
+    async def clean_snapshot(self) -> ArtifactSnapshot:
+        """The artifact paths as the clean image ships them, from a fresh sandbox no agent has touched."""
+        env = self.provider.create(verifier_spec(self.task, self.image, job=self.job, trial=self.trial))
+        try:
+            await env.start()
+            return await snapshot_artifacts(env, self.task)
+        finally:
+            await env.stop()
+
+    async def held_snapshot(self, agent_env: Environment) -> ArtifactSnapshot:
+        """The artifacts of an agent held for good (after :meth:`hold`): what the final verification graded,
+        to grade again (QA's seeds, load and inputs gates)."""
+        if not self._frozen:
+            raise RuntimeError("held_snapshot needs an agent held after its final verification")
+        return await snapshot_artifacts(agent_env, self.task)
 
     async def close(self) -> None:
         """Remove the warm container (if unused) and wait for every removal."""

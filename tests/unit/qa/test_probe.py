@@ -1,0 +1,47 @@
+"""QA probes run the real trial lifecycle (on the fake environment here) and grade the held artifacts in rounds."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from conftest import write_task
+from lhtb.environments.fake import FakeProvider
+from lhtb.qa.check import oracle_plan
+from lhtb.qa.probe import Grading, Round, probe, rounds
+from lhtb.results.models import AgentSpec
+from lhtb.tasks.loader import load_task
+
+# Reward = the seed's last digit / 10, so every grading shows which seed it ran with.
+SEEDED = "python3 -c \"import os; print(int(os.environ['LHTB_VERIFY_SEED']) % 10 / 10)\" > /logs/verifier/reward.txt\n"
+
+
+def test_oracle_probe_grades_every_round_with_its_own_seed(tmp_path: Path) -> None:
+    task = load_task(write_task(tmp_path / "tasks", "demo", test_sh=SEEDED))
+    provider = FakeProvider(tmp_path / "sandboxes")
+    seeds = [11, 12, 13, 14, 15]
+    found = asyncio.run(probe(provider, task, AgentSpec(name="oracle"), "oracle", tmp_path / "qa", oracle_plan(seeds)))
+    assert found.error is None
+    assert list(found.verdicts) == ["seed-0", "seed-0-again", "seed-1", "seed-2", "seed-3", "seed-4", "spoiled-inputs"]
+    assert {label: v.reward for label, v in found.verdicts.items()} == {
+        "seed-0": 0.1, "seed-0-again": 0.1, "seed-1": 0.2, "seed-2": 0.3, "seed-3": 0.4, "seed-4": 0.5,
+        "spoiled-inputs": 0.1,
+    }  # fmt: skip
+    assert found.verdicts["seed-0"].phase == "final"  # the trial's own final verification opens the plan
+    assert provider.alive() == []
+
+
+def test_a_probe_whose_agent_cannot_start_reports_the_error_class(tmp_path: Path) -> None:
+    task = load_task(write_task(tmp_path / "tasks", "demo"))
+    spec = AgentSpec(name="shortcut", kwargs={"script": "missing"})
+    found = asyncio.run(probe(FakeProvider(tmp_path / "s"), task, spec, "shortcut:missing", tmp_path / "qa", rounds(1)))
+    assert found.reward is None and found.error is not None and found.error.startswith("agent_setup")
+
+
+def test_a_plan_must_open_with_one_plain_grading(tmp_path: Path) -> None:
+    task = load_task(write_task(tmp_path / "tasks", "demo"))
+    loaded = [Round((Grading("seed-0", 1),), under_load=True)]
+    with pytest.raises(ValueError, match="opens with one plain grading"):
+        asyncio.run(probe(FakeProvider(tmp_path / "s"), task, AgentSpec(name="nop"), "nop", tmp_path / "qa", loaded))
