@@ -29,7 +29,7 @@ from lhtb.jobs.layout import JobLayout, trial_name
 from lhtb.results.models import AgentSpec
 from lhtb.tasks.loader import Task, load_task
 from lhtb.trial.background import Background
-from lhtb.trial.runner import TrialPlan, run_trial
+from lhtb.trial.lifecycle import TrialPlan, run_trial
 
 TASK_DIR = Path(__file__).resolve().parent / "tasks" / "trivial"
 TARGET_RATIO = 1.2
@@ -52,7 +52,7 @@ class Samples:
 
 
 class LhtbSide:
-    """Trials through ``lhtb.trial.runner.run_trial``, each with a fresh trial directory under ``jobs_dir``."""
+    """Trials through ``lhtb.trial.lifecycle.run_trial``, each with a fresh trial directory under ``jobs_dir``."""
 
     def __init__(self, task: Task, jobs_dir: Path, job_name: str) -> None:
         self.task = task

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from lhtb.jobs.runner import new_job_config, run_job
+from lhtb.jobs.job_runner import new_job_config, run_job
 from lhtb.results.models import AgentSpec, JobResult, TrialResult
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from lhtb.jobs.runner import new_job_config, run_job
+from lhtb.jobs.job_runner import new_job_config, run_job
 from lhtb.llm.local_server import DEFAULT_ALIAS, wait_healthy
 from lhtb.results.models import AgentSpec, TrialResult
 

@@ -88,7 +88,7 @@ def test_only_loopback_urls_are_bridged(url: str | None, port: int | None) -> No
 
 
 def test_a_remote_model_for_an_in_container_agent_without_network_is_a_setup_error(make_task, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from lhtb.jobs.runner import new_job_config, run_job
+    from lhtb.jobs.job_runner import new_job_config, run_job
     from lhtb.results.models import AgentSpec, TrialResult
 
     make_task("remote-model")

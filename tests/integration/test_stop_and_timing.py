@@ -16,10 +16,10 @@ import pytest
 from helpers import run
 from scripted_agents import GAPS
 
-from lhtb.agents.exploits.stop_and_time import _GRAB
 from lhtb.environments.base import ContainerSpec, unique_name
 from lhtb.environments.docker_env import DockerEnvironment
 from lhtb.environments.images import PYTHON_IMAGE
+from lhtb.qa.exploits.stop_and_time import _GRAB
 from lhtb.verifier.shared import continue_processes, stop_all_processes
 
 RACERS = (

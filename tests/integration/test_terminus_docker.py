@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lhtb.jobs.runner import new_job_config, run_job
+from lhtb.jobs.job_runner import new_job_config, run_job
 from lhtb.results.models import AgentSpec, TrialResult
 
 

@@ -38,7 +38,7 @@ def test_each_trial_gets_its_seed_and_the_verifier_sees_it(tmp_path: Path, mode:
 
 def test_a_job_without_a_given_seed_draws_and_records_one(tmp_path: Path) -> None:
     scaffold("seeded", tmp_path / "tasks", "x")
-    from lhtb.jobs.runner import new_job_config
+    from lhtb.jobs.job_runner import new_job_config
     from lhtb.results.models import AgentSpec
 
     first = new_job_config(tmp_path / "tasks", None, [AgentSpec(name="nop")], job_name="a", attempts=1, concurrency=1,

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from lhtb.agents.exploits.agent_text import HOSTILE, HOSTILE_NAMES
 from lhtb.cli.live import LiveView
 from lhtb.cli.report_commands import ReportOptions, build
 from lhtb.errors import ErrorClass
 from lhtb.fs import write_model_atomic
-from lhtb.jobs.runner import load_trial_result
+from lhtb.jobs.job_runner import load_trial_result
+from lhtb.qa.exploits.agent_text import HOSTILE, HOSTILE_NAMES
 from lhtb.report.render import FORMATS, render
-from lhtb.report.scorecard import render_trial
+from lhtb.report.trial_card import render_trial
 from lhtb.results.models import (
     AgentOutcome,
     AgentSpec,
@@ -236,7 +236,7 @@ def test_usage_source_labels_and_old_files() -> None:
 
 
 def test_forged_usage_exploit_goes_through_the_installed_parsers() -> None:
-    from lhtb.agents.exploits.agent_text import forged_stdout, reported
+    from lhtb.qa.exploits.agent_text import forged_stdout, reported
 
     usage = reported(forged_stdout())
     assert usage.source == "self-reported"

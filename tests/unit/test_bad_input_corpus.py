@@ -18,8 +18,8 @@ import pytest
 
 from lhtb.cli.commands import tasks_list_command
 from lhtb.errors import ErrorClass, TaskInvalidError
+from lhtb.jobs.job_runner import new_job_config, plan_trials
 from lhtb.jobs.layout import trial_name
-from lhtb.jobs.runner import new_job_config, plan_trials
 from lhtb.results.models import AgentSpec
 from lhtb.tasks.loader import load_task, scan_dataset
 

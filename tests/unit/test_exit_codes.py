@@ -16,7 +16,7 @@ from lhtb.cli.app import app
 from lhtb.environments.fake import FakeProvider
 from lhtb.errors import ErrorClass
 from lhtb.fs import write_model_atomic, write_text_atomic
-from lhtb.jobs.runner import JobInterrupted, JobRunner, new_job_config, plan_trials, run_job
+from lhtb.jobs.job_runner import JobInterrupted, JobRunner, new_job_config, plan_trials, run_job
 from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, TrialResult
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lhtb.agents.base import Agent
-from lhtb.agents.exploits.names import BASELINE as EXPLOIT_BASELINE
-from lhtb.agents.exploits.names import EXPLOITS
 from lhtb.errors import ConfigError
+from lhtb.qa.exploits.names import BASELINE as EXPLOIT_BASELINE
+from lhtb.qa.exploits.names import EXPLOITS
 from lhtb.results.models import AgentSpec
 
 
@@ -45,7 +45,7 @@ def _terminus(spec: AgentSpec) -> Agent:
 
 
 def _exploit(spec: AgentSpec) -> Agent:
-    from lhtb.agents.exploits import create_exploit
+    from lhtb.qa.exploits import create_exploit
 
     return create_exploit(spec)  # type: ignore[return-value]
 
@@ -65,7 +65,7 @@ AGENT_FACTORIES: dict[str, Callable[[AgentSpec], Agent]] = {
     "mini-swe-agent": _installed,
     "claude-code": _installed,
     "codex": _installed,
-    # lhtb tasks audit: the exploit agents and the paced nop baseline (lhtb/agents/exploits/names.py)
+    # lhtb tasks audit: the exploit agents and the paced nop baseline (lhtb/qa/exploits/names.py)
     **dict.fromkeys([*EXPLOITS, EXPLOIT_BASELINE], _exploit),
 }
 

@@ -50,9 +50,9 @@ def audit_command(
     update_lock: bool = False,
     rotate: int | None = None,
 ) -> int:
-    from lhtb.agents.exploits.names import EXPLOITS
     from lhtb.cli.qa_commands import _loads
     from lhtb.qa.audit import MODES, AuditSettings, run_audit
+    from lhtb.qa.exploits.names import EXPLOITS
     from lhtb.qa.lock import (
         audit_digest,
         audit_held,

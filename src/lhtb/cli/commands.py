@@ -13,7 +13,7 @@ from lhtb.errors import ConfigError, LhtbError
 from lhtb.textsafe import markup_block, markup_safe, plain
 
 if TYPE_CHECKING:
-    from lhtb.jobs.runner import UnreadableResult
+    from lhtb.jobs.job_runner import UnreadableResult
     from lhtb.results.models import AgentSpec, JobConfig, JobResult, TrialResult
 
 console = Console()
@@ -116,7 +116,7 @@ def job_exit_code(results: list[TrialResult], n_planned: int) -> tuple[int, str]
 
 def _execute(config: JobConfig, jobs_dir: Path) -> int:
     from lhtb.cli.live import LiveView
-    from lhtb.jobs.runner import JobInterrupted, plan_trials, run_job
+    from lhtb.jobs.job_runner import JobInterrupted, plan_trials, run_job
 
     total = len(plan_trials(config))
     job_dir = jobs_dir / config.job_name
@@ -224,7 +224,7 @@ def _feedback_mode(value: str) -> str:
 
 
 def run_command(options: RunOptions) -> int:
-    from lhtb.jobs.runner import new_job_config
+    from lhtb.jobs.job_runner import new_job_config
 
     try:
         config = new_job_config(
@@ -252,7 +252,7 @@ def run_command(options: RunOptions) -> int:
 
 
 def resume_command(job_dir: Path) -> int:
-    from lhtb.jobs.runner import load_job_config
+    from lhtb.jobs.job_runner import load_job_config
 
     try:
         config = load_job_config(job_dir)
@@ -263,8 +263,8 @@ def resume_command(job_dir: Path) -> int:
 
 def jobs_show_command(job_dir: Path, subtasks: bool = False) -> int:
     """The leaderboard from the result files; unreadable ones are named and counted, never dropped silently."""
+    from lhtb.jobs.job_runner import load_job_config, read_trial_results
     from lhtb.jobs.layout import trial_name
-    from lhtb.jobs.runner import load_job_config, read_trial_results
     from lhtb.jobs.summary import summarise
     from lhtb.results.models import JobResult
     from lhtb.results.scoring import DENOMINATOR_RULE
@@ -323,8 +323,8 @@ def _warn_unreadable(job_dir: Path, unreadable: list[UnreadableResult]) -> None:
 
 
 def trials_show_command(trial_dir: Path) -> int:
-    from lhtb.jobs.runner import UnreadableResult, read_trial_result
-    from lhtb.report.scorecard import render_trial
+    from lhtb.jobs.job_runner import UnreadableResult, read_trial_result
+    from lhtb.report.trial_card import render_trial
 
     path = trial_dir / "result.json"
     result = read_trial_result(path)

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Literal
 
 import lhtb
-from lhtb.agents.exploits.base import ExploitRecord
-from lhtb.agents.exploits.names import BASELINE, EXPLOITS
-from lhtb.agents.exploits.surroundings import rejection_problem
+from lhtb.jobs.job_runner import JobRunner, load_trial_result, new_job_config
 from lhtb.jobs.layout import JobLayout, trial_name
-from lhtb.jobs.runner import JobRunner, load_trial_result, new_job_config
 from lhtb.qa.audit_models import AuditCell, AuditReport
+from lhtb.qa.exploits.base import ExploitRecord
+from lhtb.qa.exploits.names import BASELINE, EXPLOITS
+from lhtb.qa.exploits.surroundings import rejection_problem
 from lhtb.qa.static import content_digests
 from lhtb.results.models import AgentSpec, QaGate, TrialResult
 from lhtb.results.scoring import scored_reward

@@ -59,7 +59,7 @@ def audit_digest(digest: str, exploits: tuple[str, ...], modes: tuple[str, ...])
     covers in every CI run): the task's content, the exploit agents' code, and which exploits and modes ran."""
     package = Path(lhtb.__file__).resolve().parent
     header = f"lhtb-qa-audit\0{digest}\0{','.join(sorted(exploits))}\0{','.join(sorted(modes))}\0"
-    return _hash_trees(hashlib.sha256(header.encode()), [("lhtb/agents/exploits", package / "agents" / "exploits")])
+    return _hash_trees(hashlib.sha256(header.encode()), [("lhtb/qa/exploits", package / "qa" / "exploits")])
 
 
 def read_lock(path: Path) -> QaLock:

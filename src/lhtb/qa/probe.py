@@ -15,13 +15,13 @@ from pathlib import Path
 
 from lhtb.environments.base import EnvironmentProvider
 from lhtb.qa.load import cpu_hog
-from lhtb.qa.tamper import shipped_files, spoil_public_inputs
+from lhtb.qa.spoil import shipped_files, spoil_public_inputs
 from lhtb.results.models import AgentSpec, VerifierOutcome
 from lhtb.tasks.loader import Task
 from lhtb.trial.background import Background
-from lhtb.trial.runner import TrialPlan, run_trial
+from lhtb.trial.lifecycle import TrialPlan, run_trial
 from lhtb.verifier.grader import Grader
-from lhtb.verifier.runner import ArtifactSnapshot
+from lhtb.verifier.separate import ArtifactSnapshot
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from lhtb.trial.activity import ActivityMonitor
 from lhtb.trial.clock import AgentClock
 from lhtb.trial.feedback import diagnostic, rejection
 from lhtb.verifier.grader import Grader
-from lhtb.verifier.runner import ArtifactSnapshot
+from lhtb.verifier.separate import ArtifactSnapshot
 
 DEFAULT_CHECKPOINT_INTERVAL_SEC = 1800.0
 MIN_RESUME_SEC = 1.0  # not worth resuming an agent with less agent time left than this

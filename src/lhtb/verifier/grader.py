@@ -15,7 +15,7 @@ from typing import Protocol
 from lhtb.environments.base import Environment, EnvironmentProvider, FreezeError
 from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
-from lhtb.verifier.runner import ArtifactSnapshot, install_tests, run_verifier, snapshot_artifacts, verifier_spec
+from lhtb.verifier.separate import ArtifactSnapshot, install_tests, run_verifier, snapshot_artifacts, verifier_spec
 from lhtb.verifier.shared import continue_processes, run_shared_verifier
 
 

@@ -19,7 +19,7 @@ from lhtb.errors import LhtbError, VerifierError
 from lhtb.fs import write_text_atomic
 from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
-from lhtb.verifier.runner import (
+from lhtb.verifier.separate import (
     OUTPUT_DIR,
     TRUSTED_PYTHON_ENV,
     collect_output,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lhtb.report.scorecard import SHOWN_THRESHOLD, activity_line, failure_mode
+from lhtb.report.trial_card import SHOWN_THRESHOLD, activity_line, failure_mode
 from lhtb.results.models import TrialResult, Usage
 from lhtb.viewer.charts import curve_points, reward_curve_svg
 from lhtb.viewer.markup import (

@@ -11,10 +11,10 @@ from conftest import write_task
 from lhtb.agents.base import AgentContext
 from lhtb.environments.fake import FakeProvider
 from lhtb.errors import AgentError, EnvironmentStartError, ErrorClass
-from lhtb.jobs.runner import JobRunner, PlannedTrial, load_job_config, new_job_config, plan_trials
+from lhtb.jobs.job_runner import JobRunner, PlannedTrial, load_job_config, new_job_config, plan_trials
 from lhtb.results.models import AgentOutcome, AgentSpec, JobResult
 from lhtb.tasks.loader import Task
-from lhtb.trial import runner as trial_runner
+from lhtb.trial import lifecycle as trial_runner
 
 
 class FlakyProvider(FakeProvider):

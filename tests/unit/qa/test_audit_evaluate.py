@@ -9,13 +9,13 @@ import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
 
-from lhtb.agents.exploits.base import ExploitRecord, parse_report
-from lhtb.agents.exploits.names import BASELINE, EXPLOITS
-from lhtb.agents.exploits.surroundings import rejection_problem
 from lhtb.agents.registry import create_agent, is_known_agent
 from lhtb.environments.tarsafe import sanitize
 from lhtb.errors import ErrorClass
 from lhtb.qa.audit import AuditSettings, agents_for, evaluate, hidden_digests, prepare_dataset, set_toml_key
+from lhtb.qa.exploits.base import ExploitRecord, parse_report
+from lhtb.qa.exploits.names import BASELINE, EXPLOITS
+from lhtb.qa.exploits.surroundings import rejection_problem
 from lhtb.results.models import AgentSpec, CheckpointRecord, ErrorInfo, PhaseRecord, TrialResult
 from lhtb.tasks.loader import load_task
 from lhtb.trial.feedback import rejection

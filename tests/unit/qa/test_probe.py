@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 
 import pytest
-
 from conftest import write_task
+
 from lhtb.environments.fake import FakeProvider
 from lhtb.qa.check import oracle_plan
 from lhtb.qa.probe import Grading, Round, probe, rounds

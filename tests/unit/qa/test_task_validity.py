@@ -28,11 +28,11 @@ from lhtb.qa.lock import (
     write_lock,
 )
 from lhtb.qa.scaffold import scaffold
+from lhtb.qa.spoil import JUNK, shipped_files, spoil_public_inputs
 from lhtb.qa.static import seed_readers, self_reported_reads
-from lhtb.qa.tamper import JUNK, shipped_files, spoil_public_inputs
 from lhtb.results.models import QaLock, QaTaskReport
 from lhtb.tasks.loader import load_task
-from lhtb.verifier.runner import ArtifactSnapshot
+from lhtb.verifier.separate import ArtifactSnapshot
 
 
 def test_trial_seeds_differ_by_task_and_attempt_and_repeat_for_the_same_job_seed() -> None:

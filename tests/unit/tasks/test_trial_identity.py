@@ -8,7 +8,7 @@ from pathlib import Path
 from lhtb.jobs.layout import trial_name
 from lhtb.results.models import AgentSpec
 from lhtb.tasks.loader import load_task
-from lhtb.trial.runner import TrialPlan, agent_spec_for
+from lhtb.trial.lifecycle import TrialPlan, agent_container_spec
 
 TRICKY = [
     "a",
@@ -58,10 +58,10 @@ def test_trial_names_never_collide() -> None:
 def test_agent_user_is_the_agent_containers_user(make_task, tmp_path: Path) -> None:
     task = load_task(make_task("as-user"))
     plan = TrialPlan("job", "trial~0123456789ab", task, AgentSpec(name="oracle"), 1, tmp_path, 60)
-    assert agent_spec_for(task, "image", plan).user is None
+    assert agent_container_spec(task, "image", plan).user is None
     task = load_task(make_task("as-user2"))
     text = (task.path / "task.toml").read_text().replace("timeout_sec = 60\n", 'timeout_sec = 60\nuser = "agent"\n', 1)
     (task.path / "task.toml").write_text(text)
-    spec = agent_spec_for(load_task(task.path), "image", plan)
+    spec = agent_container_spec(load_task(task.path), "image", plan)
     assert spec.user == "agent"
     assert "~" not in spec.name  # Docker container names allow [A-Za-z0-9_.-] only

@@ -18,10 +18,10 @@ from lhtb.environments.fake import FakeProvider
 from lhtb.errors import EnvironmentBuildError, ErrorClass
 from lhtb.results.models import AgentOutcome, AgentSpec, TrialResult
 from lhtb.tasks.loader import load_task
-from lhtb.trial import runner as trial_runner
+from lhtb.trial import lifecycle as trial_runner
 from lhtb.trial.agent_loop import LoopSettings
 from lhtb.trial.background import Background
-from lhtb.trial.runner import TrialPlan, run_trial
+from lhtb.trial.lifecycle import TrialPlan, run_trial
 
 
 class ScriptAgent:

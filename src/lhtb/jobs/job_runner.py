@@ -26,7 +26,7 @@ from lhtb.results.scoring import DENOMINATOR_RULE
 from lhtb.tasks.loader import Task, TaskLoad, scan_dataset, select_tasks
 from lhtb.trial.agent_loop import LoopSettings, checkpoint_interval_from_env, default_feedback_pause
 from lhtb.trial.background import Background
-from lhtb.trial.runner import TrialPlan, run_trial
+from lhtb.trial.lifecycle import TrialPlan, run_trial
 
 if TYPE_CHECKING:
     from lhtb.environments.base import EnvironmentProvider

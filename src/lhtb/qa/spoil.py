@@ -18,7 +18,7 @@ from pathlib import Path
 
 from lhtb.environments.tarsafe import SanitizedArchive
 from lhtb.tasks.loader import Task
-from lhtb.verifier.runner import ArtifactSnapshot
+from lhtb.verifier.separate import ArtifactSnapshot
 
 # Data, not code or build files: what a verifier could recompute answers from.
 DATA_SUFFIXES = frozenset({

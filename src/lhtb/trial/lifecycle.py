@@ -30,7 +30,7 @@ from lhtb.trial.agent_loop import AgentLoop, LoopSettings
 from lhtb.trial.background import Background
 from lhtb.trial.clock import AgentClock
 from lhtb.verifier.grader import Grader
-from lhtb.verifier.runner import ArtifactSnapshot, check_verifier_user
+from lhtb.verifier.separate import ArtifactSnapshot, check_verifier_user
 
 T = TypeVar("T")
 PhaseCallback = Callable[[str, str], None]  # (trial_name, phase)
@@ -93,7 +93,7 @@ async def _timed(state: _State, phase: str, coro: Awaitable[T]) -> T:
         setattr(state.timings, phase, round(before + time.monotonic() - started, 3))
 
 
-def agent_spec_for(
+def agent_container_spec(
     task: Task, image: str, plan: TrialPlan, mounts: dict[str, tuple[str, str]] | None = None
 ) -> ContainerSpec:
     env = task.config.environment
@@ -134,7 +134,7 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
 
 async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
     plan = state.plan
-    state.agent_env = state.provider.create(agent_spec_for(plan.task, state.image, plan, mounts))
+    state.agent_env = state.provider.create(agent_container_spec(plan.task, state.image, plan, mounts))
     settings = plan.settings
     state.clock = AgentClock(plan.agent_timeout_sec)
     state.grader = Grader(
