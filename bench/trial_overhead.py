@@ -64,13 +64,13 @@ class LhtbSide:
     def _plan(self) -> TrialPlan:
         self.count += 1
         name = trial_name(self.task.name, self.agent, self.count)
-        return TrialPlan(
+        return TrialPlan.new(
+            self.task,
+            self.layout.trial_dir(name),
             job_name=self.job_name,
             trial_name=name,
-            task=self.task,
-            agent_spec=self.agent,
+            agent=self.agent,
             attempt=self.count,
-            trial_dir=self.layout.trial_dir(name),
             agent_timeout_sec=self.task.config.agent.timeout_sec,
         )
 
@@ -84,9 +84,9 @@ class LhtbSide:
         await background.drain()
         to_drained = time.perf_counter() - started
         if result.error is not None or result.reward != 1.0:
-            raise RuntimeError(f"lhtb trial {plan.trial_name} failed: reward={result.reward} error={result.error}")
+            raise RuntimeError(f"lhtb trial {plan.spec.trial_name} failed: reward={result.reward} error={result.error}")
         if background.errors:
-            raise RuntimeError(f"lhtb teardown of {plan.trial_name} failed: {background.errors!r}")
+            raise RuntimeError(f"lhtb teardown of {plan.spec.trial_name} failed: {background.errors!r}")
         # The background teardown rewrote result.json with the teardown time.
         final = json.loads((plan.trial_dir / "result.json").read_text(encoding="utf-8"))
         return to_result, to_drained, final["timings"]

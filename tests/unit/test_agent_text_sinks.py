@@ -252,11 +252,12 @@ def test_fast_rows_agree_with_the_model_on_forged_usage(tmp_path: Path) -> None:
     from lhtb.report.rows_fast import row_from_json
 
     data = hostile_result().model_dump(mode="json", by_alias=True)
-    data["usage"] = {"input_tokens": -5_000_000, "episodes": -9, "cost_usd": -1234.5}  # an old forged file
+    forged = {"input_tokens": -5_000_000, "episodes": -9, "cost_usd": -1234.5}  # an old forged file
+    data["agent_outcome"]["usage"] = forged
     raw = json.dumps(data).encode()
     fast = row_from_json(raw)
     assert fast == to_row(TrialResult.model_validate_json(raw))
     assert (fast.input_tokens, fast.episodes, fast.cost_usd) == (0, 0, None)
-    clean = json.dumps({**data, "usage": {"input_tokens": 3}}).encode()
+    clean = json.dumps({**data, "agent_outcome": {**data["agent_outcome"], "usage": {"input_tokens": 3}}}).encode()
     assert row_from_json(clean) == to_row(TrialResult.model_validate_json(clean))
     assert row_from_json(clean).usage_source == "unknown"

@@ -218,7 +218,11 @@ def _check_importable(name: str) -> None:
 
 
 def _feedback_mode(value: str) -> str:
-    if value not in ("binary", "diagnostic"):
+    from typing import get_args
+
+    from lhtb.results.models import FeedbackMode
+
+    if value not in get_args(FeedbackMode):
         raise ConfigError(f"--feedback {value!r}: expected 'binary' or 'diagnostic'")
     return value
 

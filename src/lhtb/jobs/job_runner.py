@@ -21,10 +21,10 @@ from lhtb.fs import first_problem, write_model_atomic
 from lhtb.jobs.layout import JobLayout, trial_name
 from lhtb.jobs.seeds import new_job_seed, trial_seed
 from lhtb.jobs.summary import summarise
-from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, JobResult, TrialConfig, TrialResult
+from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, JobResult, LoopSettings, TrialResult, TrialSpec
 from lhtb.results.scoring import DENOMINATOR_RULE
 from lhtb.tasks.loader import Task, TaskLoad, scan_dataset, select_tasks
-from lhtb.trial.agent_loop import LoopSettings, checkpoint_interval_from_env, default_feedback_pause
+from lhtb.trial.agent_loop import checkpoint_interval_from_env, default_feedback_pause
 from lhtb.trial.background import Background
 from lhtb.trial.lifecycle import TrialPlan, run_trial
 
@@ -164,12 +164,16 @@ def read_trial_results(trials_dir: Path) -> tuple[list[TrialResult], list[Unread
 
 def _invalid_task_result(config: JobConfig, trial: PlannedTrial) -> TrialResult:
     now = datetime.now(UTC)
-    return TrialResult(
+    spec = TrialSpec(
         trial_name=trial.name,
         job_name=config.job_name,
         task_name=trial.load.path.name,
+        task_path=str(trial.load.path),
         agent=trial.agent,
         attempt=trial.attempt,
+    )
+    return TrialResult(
+        spec=spec,
         started_at=now,
         finished_at=now,
         error=ErrorInfo(error_class=ErrorClass.TASK_INVALID, message=trial.load.error or "invalid task"),
@@ -211,13 +215,13 @@ class JobRunner:
     def _trial_plan(self, trial: PlannedTrial, retries: int) -> TrialPlan:
         task = trial.load.task
         assert task is not None
-        return TrialPlan(
+        return TrialPlan.new(
+            task,
+            self.layout.trial_dir(trial.name),
             job_name=self.config.job_name,
             trial_name=trial.name,
-            task=task,
-            agent_spec=trial.agent,
+            agent=trial.agent,
             attempt=trial.attempt,
-            trial_dir=self.layout.trial_dir(trial.name),
             agent_timeout_sec=task.config.agent.timeout_sec * self.config.agent_timeout_multiplier,
             settings=loop_settings(self.config, task, trial.agent.name),
             retries=retries,
@@ -238,20 +242,7 @@ class JobRunner:
             retries = 0
             while True:
                 plan = self._trial_plan(trial, retries)
-                write_model_atomic(
-                    trial_dir / "config.json",
-                    TrialConfig(
-                        trial_name=trial.name,
-                        job_name=self.config.job_name,
-                        task_name=plan.task.name,
-                        task_path=str(plan.task.path),
-                        agent=trial.agent,
-                        attempt=trial.attempt,
-                        agent_timeout_sec=plan.agent_timeout_sec,
-                        verifier_timeout_sec=plan.task.config.verifier.timeout_sec,
-                        verify_seed=plan.verify_seed,
-                    ),
-                )
+                write_model_atomic(trial_dir / "config.json", plan.spec)
                 result = await run_trial(
                     plan, self.background, lambda name, phase: self.on_event(name, phase, None), self.provider
                 )

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import get_args
 
 import lhtb
 from lhtb.jobs.job_runner import JobRunner, load_trial_result, new_job_config
@@ -29,7 +29,7 @@ from lhtb.qa.exploits.base import ExploitRecord
 from lhtb.qa.exploits.names import BASELINE, EXPLOITS
 from lhtb.qa.exploits.surroundings import rejection_problem
 from lhtb.qa.static import content_digests
-from lhtb.results.models import AgentSpec, QaGate, TrialResult
+from lhtb.results.models import AgentSpec, QaGate, TrialResult, VerifierMode
 from lhtb.results.scoring import scored_reward
 from lhtb.tasks.loader import Task
 
@@ -42,8 +42,8 @@ DEFAULT_FEEDBACK_PAUSE_SEC = 6.0
 # A fixed job seed: every exploit and the paced nop are graded on the same hidden cases, run after run.
 AUDIT_VERIFY_SEED = 20261202
 TIMING_TOLERANCE_SEC = 2.0  # scheduling noise between on-time resumes on a loaded 2-core machine
-Mode = Literal["separate", "shared"]
-MODES: tuple[Mode, ...] = ("separate", "shared")
+Mode = VerifierMode
+MODES: tuple[Mode, ...] = get_args(VerifierMode)
 Progress = Callable[[str], None]
 
 

@@ -7,12 +7,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from lhtb.results.models import VerifierMode
+
 
 class AuditCell(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     task: str
-    mode: Literal["separate", "shared"]
+    mode: VerifierMode
     exploit: str
     number: int  # the exploit class (docs/integrity.md)
     reward: float | None = None  # final reward as metrics count it (verifier errors 0; None: excluded trial)

@@ -100,13 +100,13 @@ async def probe(
                 spoiled.close()
 
     slug = label.replace(":", "-")
-    trial = TrialPlan(
+    trial = TrialPlan.new(
+        task,
+        work_dir / slug,
         job_name="qa",
         trial_name=f"qa-{task.name}-{slug}",
-        task=task,
-        agent_spec=agent,
+        agent=agent,
         attempt=1,
-        trial_dir=work_dir / slug,
         agent_timeout_sec=task.config.agent.timeout_sec,
         verify_seed=first.seed,
         regrade=regrade if later else None,

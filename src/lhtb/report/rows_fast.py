@@ -20,7 +20,15 @@ from typing_extensions import TypedDict  # pydantic needs it for TypedDicts befo
 
 from lhtb.errors import ErrorClass
 from lhtb.metrics.rows import DIAGNOSTIC_FLAG, TrialRow, idle_at_end
-from lhtb.results.models import MAX_USAGE_COST_USD, MAX_USAGE_EPISODES, MAX_USAGE_TOKENS, Usage, UsageSource
+from lhtb.results.models import (
+    MAX_USAGE_COST_USD,
+    MAX_USAGE_EPISODES,
+    MAX_USAGE_TOKENS,
+    FeedbackMode,
+    StopReason,
+    Usage,
+    UsageSource,
+)
 from lhtb.results.scoring import counted_reward
 
 _Finite = Annotated[float, Field(allow_inf_nan=False)]
@@ -76,7 +84,8 @@ def _counted(usage: _Usage) -> bool:
 
 @_ignore_unknown_keys
 class _Outcome(TypedDict, total=False):
-    stop_reason: Literal["completed", "timeout", "error", "cancelled", "not_started"]
+    stop_reason: StopReason
+    usage: dict[str, Any]
 
 
 @_ignore_unknown_keys
@@ -105,69 +114,103 @@ class _Activity(TypedDict, total=False):
 
 
 @_ignore_unknown_keys
-class _Result(TypedDict):
-    """The fields of ``TrialResult`` that :func:`lhtb.metrics.rows.to_row` reads, with the same defaults."""
+class _Settings(TypedDict, total=False):
+    continue_until_timeout: bool
+    feedback_mode: FeedbackMode
 
-    schema: NotRequired[Literal["lhtb.trial/1"]]
+
+@_ignore_unknown_keys
+class _Spec(TypedDict):
     trial_name: str
     job_name: str
     task_name: str
     category: NotRequired[str]
     agent: _Agent
     attempt: int
-    reward: NotRequired[_Reward | None]
+    agent_timeout_sec: NotRequired[_Finite | None]
+    settings: NotRequired[_Settings]
+    comparable: NotRequired[bool]
+
+
+@_ignore_unknown_keys
+class _Verifier(TypedDict, total=False):
+    reward: _Reward | None
+
+
+@_ignore_unknown_keys
+class _Result(TypedDict):
+    """The fields of ``TrialResult`` that :func:`lhtb.metrics.rows.to_row` reads, with the same defaults."""
+
+    schema: Literal["lhtb.trial/2"]  # an older file takes the full model's migration (row_from_json)
+    spec: _Spec
     error: NotRequired[_Error | None]
     agent_outcome: NotRequired[_Outcome]
+    verifier: NotRequired[_Verifier | None]
     timings: NotRequired[_Timings]
     phases: NotRequired[list[_Phase]]
     reward_curve: NotRequired[list[_Checkpoint]]
     activity: NotRequired[_Activity | None]
-    usage: NotRequired[dict[str, Any]]
-    agent_timeout_sec: NotRequired[_Finite | None]
-    continue_until_timeout: NotRequired[bool]
-    feedback_mode: NotRequired[Literal["binary", "diagnostic"]]
-    comparable: NotRequired[bool]
+
+
+@_ignore_unknown_keys
+class _Schema(TypedDict, total=False):
+    schema: object
 
 
 _ADAPTER: TypeAdapter[_Result] = TypeAdapter(_Result)
+_SCHEMA_ADAPTER: TypeAdapter[_Schema] = TypeAdapter(_Schema)
 # Defaults for absent sections, typed so that reads from them keep their field types.
 _NO_OUTCOME: _Outcome = {}
 _NO_TIMINGS: _Timings = {}
 _NO_USAGE: _Usage = {}
+_NO_SETTINGS: _Settings = {}
+_NO_VERIFIER: _Verifier = {}
 
 
 def row_from_json(data: bytes, inherited_flags: tuple[str, ...] = (), *, with_curve: bool = True) -> TrialRow:
     """``to_row(TrialResult.model_validate_json(data), ...)`` without building the TrialResult.
 
-    Raises ``pydantic.ValidationError`` for malformed JSON or a used field of the wrong type or range.
+    Raises ``pydantic.ValidationError`` for malformed JSON or a used field of the wrong type or range. A file
+    in an older layout (``lhtb.trial/1``) is read through the full model, which migrates it.
     """
-    r = _ADAPTER.validate_json(data)
+    try:
+        r = _ADAPTER.validate_json(data)
+    except ValidationError:
+        if _SCHEMA_ADAPTER.validate_json(data).get("schema", "lhtb.trial/1") != "lhtb.trial/1":
+            raise
+        from lhtb.metrics.rows import to_row
+        from lhtb.results.models import TrialResult
+
+        return to_row(TrialResult.model_validate_json(data), inherited_flags, with_curve=with_curve)
+    spec = r["spec"]
+    settings = spec.get("settings", _NO_SETTINGS)
     flags = inherited_flags
-    if r.get("feedback_mode") == "diagnostic" or not r.get("comparable", True):
+    if settings.get("feedback_mode") == "diagnostic" or not spec.get("comparable", True):
         flags = (*flags, DIAGNOSTIC_FLAG)
     phases = r.get("phases") or []
     agent_sec = _agent_sec(r, phases)
     error = r.get("error")
     error_class = None if error is None else error["error_class"]
-    scored = counted_reward(r.get("reward"), error_class)
-    agent = r["agent"]
+    scored = counted_reward((r.get("verifier") or _NO_VERIFIER).get("reward"), error_class)
+    agent = spec["agent"]
     model = agent.get("model")
-    usage = _usage(r["usage"]) if "usage" in r else _NO_USAGE
+    outcome = r.get("agent_outcome", _NO_OUTCOME)
+    usage = _usage(outcome["usage"]) if "usage" in outcome else _NO_USAGE
     return TrialRow(
-        r["job_name"],
-        r["trial_name"],
+        spec["job_name"],
+        spec["trial_name"],
         f"{agent['name']}:{model}" if model else agent["name"],
-        r["task_name"],
-        r.get("category") or "uncategorised",
-        r["attempt"],
+        spec["task_name"],
+        spec.get("category") or "uncategorised",
+        spec["attempt"],
         flags,
         scored,
         None if error_class is None else error_class.value,
         _stop_reason(r, phases),
         agent_sec,
-        r.get("agent_timeout_sec"),
+        spec.get("agent_timeout_sec"),
         _idle_sec(r.get("activity"), agent_sec),
-        r.get("continue_until_timeout", False),
+        settings.get("continue_until_timeout", False),
         usage.get("input_tokens", 0),
         usage.get("cached_input_tokens", 0),
         usage.get("output_tokens", 0),

@@ -11,13 +11,18 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from lhtb.errors import ErrorClass
 
 REWARD_SCHEMA = "lhtb.reward/1"
-TRIAL_SCHEMA = "lhtb.trial/1"
+TRIAL_SCHEMA = "lhtb.trial/2"
 JOB_SCHEMA = "lhtb.job/1"
 # Relative tolerance when the harness recomputes R = sum(w*s)/sum(w) from the subtasks.
 REWARD_RECOMPUTE_TOLERANCE = 1e-6
 
 SubtaskKind = Literal["binary", "continuous", "banded", "fraction", "episodes"]
 Visibility = Literal["public", "hidden"]
+# What an agent is told after a failed interim verification: one fixed sentence (comparable) or the scorecard.
+FeedbackMode = Literal["binary", "diagnostic"]
+# Where the verifier runs: a fresh container with a copy of the artifacts, or the agent's own (live state).
+VerifierMode = Literal["separate", "shared"]
+StopReason = Literal["completed", "timeout", "error", "cancelled", "not_started"]
 
 
 class _Strict(BaseModel):
@@ -209,7 +214,7 @@ def _combined_source(first: Usage, second: Usage) -> UsageSource:
 
 
 class AgentOutcome(_Strict):
-    stop_reason: Literal["completed", "timeout", "error", "cancelled", "not_started"] = "not_started"
+    stop_reason: StopReason = "not_started"
     exit_code: int | None = None
     usage: Usage = Field(default_factory=Usage)
     message: str = ""
@@ -290,50 +295,163 @@ class AgentSpec(_Strict):
         return self.name if not self.model else f"{self.name}:{self.model}"
 
 
-class TrialConfig(_Strict):
-    schema_: Literal["lhtb.trial-config/1"] = Field(default="lhtb.trial-config/1", alias="schema")
+class LoopSettings(_Strict):
+    """How a trial's agent loop runs: the task's [agent] settings with the job's overrides applied."""
+
+    continue_until_timeout: bool = False
+    pass_threshold: float = 1.0
+    feedback_mode: FeedbackMode = "binary"
+    checkpoint_interval_sec: float | None = None  # None: no checkpoints
+    # Wall seconds from an interim verification's start to the agent's resumption, whatever grading took (the
+    # job sets it: the task's verifier timeout plus an allowance; this default is a 60 s verifier's).
+    feedback_pause_sec: float = 75.0
+    cut_late_verifications: bool = True  # False: a verification past the pause runs to its end (audit jobs)
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TrialSpec(_Strict):
+    """One trial as planned: written as the trial's ``config.json`` before it runs, and nested in its result."""
+
+    schema_: Literal["lhtb.trial-config/2"] = Field(default="lhtb.trial-config/2", alias="schema")
     trial_name: str
     job_name: str
     task_name: str
-    task_path: str
+    task_path: str = ""  # "" in results migrated from lhtb.trial/1, which did not record it
+    category: str = ""
     agent: AgentSpec
     attempt: int
-    agent_timeout_sec: float
-    verifier_timeout_sec: float
-    verify_seed: int | None = None
+    retries: int = 0  # how many times this trial ran before (infrastructure errors)
+    agent_timeout_sec: float | None = None  # None only in migrated results that did not record it
+    verifier_timeout_sec: float | None = None
+    verifier_mode: VerifierMode = "separate"
+    verify_seed: int | None = None  # LHTB_VERIFY_SEED of every verification of this trial (None: task default)
+    settings: LoopSettings = Field(default_factory=LoopSettings)
+    comparable: bool = True  # False: its numbers may not stand beside others (diagnostic feedback)
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class TrialResult(_Strict):
-    schema_: Literal["lhtb.trial/1"] = Field(default="lhtb.trial/1", alias="schema")
-    trial_name: str
-    job_name: str
-    task_name: str
-    category: str = ""
-    agent: AgentSpec
-    attempt: int
+    """A finished trial: its spec, what the agent did, what the final verification said, and how it went.
+
+    The reward, subtasks and usage live once (in ``verifier`` and ``agent_outcome``); the properties read them.
+    Files in the flat ``lhtb.trial/1`` layout are migrated when they load (:func:`migrate_trial_v1`).
+    """
+
+    schema_: Literal["lhtb.trial/2"] = Field(default="lhtb.trial/2", alias="schema")
+    spec: TrialSpec
     started_at: datetime
     finished_at: datetime
-    reward: float | None = None
-    subtasks: list[Subtask] = Field(default_factory=list)
     error: ErrorInfo | None = None
-    retries: int = 0
     agent_outcome: AgentOutcome = Field(default_factory=AgentOutcome)
-    verifier: VerifierOutcome | None = None
+    verifier: VerifierOutcome | None = None  # the final verification; None when the trial never got that far
     timings: PhaseTimings = Field(default_factory=PhaseTimings)
     phases: list[PhaseRecord] = Field(default_factory=list)
     reward_curve: list[CheckpointRecord] = Field(default_factory=list)
     activity: ActivityRecord | None = None  # None: not monitored (the agent never ran)
-    usage: Usage = Field(default_factory=Usage)  # summed over every phase, including one cut off by the timeout
-    agent_timeout_sec: float | None = None
-    continue_until_timeout: bool = False
-    verifier_mode: Literal["separate", "shared"] = "separate"
-    feedback_mode: Literal["binary", "diagnostic"] = "binary"
-    verify_seed: int | None = None  # LHTB_VERIFY_SEED of every verification of this trial (None: task default)
-    comparable: bool = True
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _migrate(cls, data: object) -> object:
+        if isinstance(data, dict) and "spec" not in data and data.get("schema", "lhtb.trial/1") == "lhtb.trial/1":
+            return migrate_trial_v1(data)
+        return data
+
+    @property
+    def reward(self) -> float | None:
+        return None if self.verifier is None else self.verifier.reward
+
+    @property
+    def subtasks(self) -> list[Subtask]:
+        return [] if self.verifier is None else self.verifier.subtasks
+
+    @property
+    def usage(self) -> Usage:
+        """Summed over every phase, including one cut off by the timeout."""
+        return self.agent_outcome.usage
+
+    @property
+    def trial_name(self) -> str:
+        return self.spec.trial_name
+
+    @property
+    def job_name(self) -> str:
+        return self.spec.job_name
+
+    @property
+    def task_name(self) -> str:
+        return self.spec.task_name
+
+    @property
+    def category(self) -> str:
+        return self.spec.category
+
+    @property
+    def agent(self) -> AgentSpec:
+        return self.spec.agent
+
+    @property
+    def attempt(self) -> int:
+        return self.spec.attempt
+
+    @property
+    def retries(self) -> int:
+        return self.spec.retries
+
+    @property
+    def agent_timeout_sec(self) -> float | None:
+        return self.spec.agent_timeout_sec
+
+    @property
+    def continue_until_timeout(self) -> bool:
+        return self.spec.settings.continue_until_timeout
+
+    @property
+    def verifier_mode(self) -> VerifierMode:
+        return self.spec.verifier_mode
+
+    @property
+    def feedback_mode(self) -> FeedbackMode:
+        return self.spec.settings.feedback_mode
+
+    @property
+    def verify_seed(self) -> int | None:
+        return self.spec.verify_seed
+
+    @property
+    def comparable(self) -> bool:
+        return self.spec.comparable
+
+
+_V1_SPEC_FIELDS = ("trial_name", "job_name", "task_name", "category", "agent", "attempt", "retries")
+_V1_SPEC_OPTIONAL = ("agent_timeout_sec", "verifier_mode", "verify_seed", "comparable")
+_V1_SETTINGS = ("continue_until_timeout", "feedback_mode")
+
+
+def migrate_trial_v1(data: dict[str, object]) -> dict[str, object]:
+    """A flat ``lhtb.trial/1`` result as ``lhtb.trial/2``. What counted in v1 counts the same: its top-level
+    reward and subtasks become the final verification's (made when v1 had none), its top-level usage the
+    agent's. Unknown keys are left in place, so the strict model still names them."""
+    old = {key: value.model_dump() if isinstance(value, BaseModel) else value for key, value in data.items()}
+    old.pop("schema", None)
+    spec: dict[str, object] = {key: old.pop(key) for key in _V1_SPEC_FIELDS if key in old}
+    optional = {key: old.pop(key) for key in _V1_SPEC_OPTIONAL if key in old}
+    spec |= {key: value for key, value in optional.items() if value is not None}
+    spec["settings"] = {key: old.pop(key) for key in _V1_SETTINGS if key in old}
+    reward, subtasks = old.pop("reward", None), old.pop("subtasks", None)
+    verifier = old.get("verifier")
+    if isinstance(verifier, dict):
+        old["verifier"] = {**verifier, "reward": reward, **({"subtasks": subtasks} if subtasks is not None else {})}
+    elif reward is not None or subtasks:
+        old["verifier"] = {"phase": "final", "reward": reward, "subtasks": subtasks or []}
+    if "usage" in old:
+        outcome = old.get("agent_outcome")
+        usage = old.pop("usage")
+        old["agent_outcome"] = {**(outcome if isinstance(outcome, dict) else {}), "usage": usage}
+    return {"schema": "lhtb.trial/2", "spec": spec, **old}
 
 
 class JobConfig(_Strict):
@@ -358,7 +476,7 @@ class JobConfig(_Strict):
     # the benchmark's rule) or "wait" (graded to the end and resumed late: for the audit, which must see every
     # verification's reward and accepts the timing leak in its own jobs).
     late_feedback: Literal["cut", "wait"] = "cut"
-    feedback_mode: Literal["binary", "diagnostic"] = "binary"
+    feedback_mode: FeedbackMode = "binary"
     # Every trial's verify seed derives from this one (lhtb/jobs/seeds.py); None: a job made before seeds, whose
     # verifiers fall back to their tasks' default seeds.
     verify_seed: int | None = Field(default=None, ge=0, le=2**63 - 1)

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
+from lhtb.results.models import VerifierMode
+
 MAX_TIMEOUT_SEC = 7 * 24 * 3600  # a week: anything longer is a typo (milliseconds?) rather than a plan
 MAX_CPUS = 1024  # the machine's own CPU count is checked when the task is loaded (tasks/loader.py)
 MIN_MEMORY_MB = 6  # Docker refuses a smaller memory limit
@@ -102,7 +104,7 @@ class VerifierSection(_Section):
     user: User = None
     # "separate": grade a copy of the artifacts in a fresh container (default, lhtb's tasks);
     # "shared": grade inside the agent's container (Harbor compatibility, for live state).
-    environment_mode: Literal["separate", "shared"] = "separate"
+    environment_mode: VerifierMode = "separate"
     restart_environment: bool = False
     # lhtb: the verifier's own copies of files the image ships (generators, engines), so the agent cannot alter
     # what grades it: path under tests/ -> path under environment/. `lhtb tasks check` requires them identical.

@@ -17,7 +17,15 @@ from lhtb.agents.base import Agent, AgentContext, ResumableAgent
 from lhtb.environments.base import Environment
 from lhtb.errors import AgentError, ErrorClass, LhtbError
 from lhtb.fs import write_text_atomic
-from lhtb.results.models import AgentOutcome, CheckpointRecord, ErrorInfo, PhaseRecord, Usage, VerifierOutcome
+from lhtb.results.models import (
+    AgentOutcome,
+    CheckpointRecord,
+    ErrorInfo,
+    LoopSettings,
+    PhaseRecord,
+    Usage,
+    VerifierOutcome,
+)
 from lhtb.trial.activity import ActivityMonitor
 from lhtb.trial.clock import AgentClock
 from lhtb.trial.feedback import diagnostic, rejection
@@ -43,17 +51,6 @@ def supports_resume(agent: Agent) -> bool:
 
 def checkpoint_interval_from_env() -> float:
     return float(os.environ.get("LHTB_CHECKPOINT_INTERVAL_SEC", DEFAULT_CHECKPOINT_INTERVAL_SEC))
-
-
-@dataclass(frozen=True)
-class LoopSettings:
-    continue_until_timeout: bool = False
-    pass_threshold: float = 1.0
-    feedback_mode: Literal["binary", "diagnostic"] = "binary"
-    checkpoint_interval_sec: float | None = None  # None: no checkpoints
-    # Wall seconds from an interim verification's start to the agent's resumption, whatever grading took.
-    feedback_pause_sec: float = default_feedback_pause(60.0)
-    cut_late_verifications: bool = True  # False: a verification past the pause runs to its end (audit jobs)
 
 
 @dataclass

@@ -23,10 +23,19 @@ from lhtb.environments.base import ContainerSpec, Environment, EnvironmentProvid
 from lhtb.errors import ERROR_POLICY, AgentError, AgentSetupError, ErrorClass, LhtbError
 from lhtb.fs import write_model_atomic, write_text_atomic
 from lhtb.llm.bridge import ModelBridge, loopback_port
-from lhtb.results.models import AgentOutcome, AgentSpec, ErrorInfo, PhaseTimings, TrialResult, VerifierOutcome
+from lhtb.results.models import (
+    AgentOutcome,
+    AgentSpec,
+    ErrorInfo,
+    LoopSettings,
+    PhaseTimings,
+    TrialResult,
+    TrialSpec,
+    VerifierOutcome,
+)
 from lhtb.tasks.loader import Task
 from lhtb.trial.activity import ActivityMonitor, poll_interval_sec
-from lhtb.trial.agent_loop import AgentLoop, LoopSettings
+from lhtb.trial.agent_loop import AgentLoop
 from lhtb.trial.background import Background
 from lhtb.trial.clock import AgentClock
 from lhtb.verifier.grader import Grader
@@ -41,17 +50,54 @@ Regrade = Callable[[Grader, ArtifactSnapshot], Awaitable[None]]
 
 @dataclass
 class TrialPlan:
-    job_name: str
-    trial_name: str
+    """A trial to run: its spec (the trial's ``config.json``, nested in its result), the loaded task, the
+    directory its files go to, and QA's optional regrade hook."""
+
+    spec: TrialSpec
     task: Task
-    agent_spec: AgentSpec
-    attempt: int
     trial_dir: Path
-    agent_timeout_sec: float
-    settings: LoopSettings = field(default_factory=LoopSettings)
-    retries: int = 0
-    verify_seed: int | None = None
     regrade: Regrade | None = None
+
+    @classmethod
+    def new(
+        cls,
+        task: Task,
+        trial_dir: Path,
+        *,
+        job_name: str,
+        trial_name: str,
+        agent: AgentSpec,
+        attempt: int,
+        agent_timeout_sec: float,
+        settings: LoopSettings | None = None,
+        retries: int = 0,
+        verify_seed: int | None = None,
+        regrade: Regrade | None = None,
+    ) -> TrialPlan:
+        """The one place a trial's spec is made from its task: everything it records about the task comes from here."""
+        settings = settings or LoopSettings()
+        spec = TrialSpec(
+            trial_name=trial_name,
+            job_name=job_name,
+            task_name=task.name,
+            task_path=str(task.path),
+            category=task.config.metadata.category,
+            agent=agent,
+            attempt=attempt,
+            retries=retries,
+            agent_timeout_sec=agent_timeout_sec,
+            verifier_timeout_sec=task.config.verifier.timeout_sec,
+            verifier_mode=task.config.verifier.environment_mode,
+            verify_seed=verify_seed,
+            settings=settings,
+            comparable=settings.feedback_mode == "binary",
+        )
+        return cls(spec=spec, task=task, trial_dir=trial_dir, regrade=regrade)
+
+    @property
+    def agent_timeout_sec(self) -> float:
+        assert self.spec.agent_timeout_sec is not None  # set by new(); None only in migrated old results
+        return self.spec.agent_timeout_sec
 
 
 @dataclass
@@ -100,8 +146,8 @@ def agent_container_spec(
     return ContainerSpec.for_task(
         env,
         image,
-        job=plan.job_name,
-        trial=plan.trial_name,
+        job=plan.spec.job_name,
+        trial=plan.spec.trial_name,
         role="agent",
         network=env.effective_network,
         env=dict(env.env),
@@ -125,7 +171,7 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
         mounts |= state.bridge.mount
     elif needs.model_api_base and plan.task.config.environment.effective_network == "none":
         raise AgentSetupError(
-            f"{plan.agent_spec.name} runs inside the task container, which has no network: its model "
+            f"{plan.spec.agent.name} runs inside the task container, which has no network: its model "
             f"api_base {needs.model_api_base!r} must be this machine's loopback (lhtb bridges it), or the task "
             "must allow network"
         )
@@ -135,18 +181,18 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
 async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
     plan = state.plan
     state.agent_env = state.provider.create(agent_container_spec(plan.task, state.image, plan, mounts))
-    settings = plan.settings
+    settings = plan.spec.settings
     state.clock = AgentClock(plan.agent_timeout_sec)
     state.grader = Grader(
         provider=state.provider,
         task=plan.task,
         image=state.image,
-        job=plan.job_name,
-        trial=plan.trial_name,
+        job=plan.spec.job_name,
+        trial=plan.spec.trial_name,
         trial_dir=plan.trial_dir,
         clock=state.clock,
         keep_warm=settings.continue_until_timeout or settings.checkpoint_interval_sec is not None,
-        verify_seed=plan.verify_seed,
+        verify_seed=plan.spec.verify_seed,
     )
     # The first verifier container starts beside the agent's, so its start is off the critical path.
     state.grader.warm_up()
@@ -169,7 +215,7 @@ async def _run_agent(state: _State) -> None:
     activity = ActivityMonitor(state.agent_env, clock, interval_sec=poll_interval_sec(plan.agent_timeout_sec))
     context = AgentContext(plan.task, state.agent_env, logs_dir, plan.agent_timeout_sec, activity.report)
     await _timed(state, "agent_setup", agent.setup(context))
-    state.loop = AgentLoop(agent, context, state.agent_env, state.grader, clock, plan.settings, activity)
+    state.loop = AgentLoop(agent, context, state.agent_env, state.grader, clock, plan.spec.settings, activity)
     try:
         outcome = await _timed(state, "agent", state.loop.run(plan.task.instruction))
     except AgentError as exc:
@@ -205,31 +251,16 @@ def _result(state: _State, final: VerifierOutcome | None = None) -> TrialResult:
     if final is not None and final.error is not None and error is None:
         error = final.error
     return TrialResult(
-        trial_name=plan.trial_name,
-        job_name=plan.job_name,
-        task_name=plan.task.name,
-        category=plan.task.config.metadata.category,
-        agent=plan.agent_spec,
-        attempt=plan.attempt,
+        spec=plan.spec,
         started_at=state.started_at,
         finished_at=_now(),
-        reward=None if final is None else final.reward,
-        subtasks=[] if final is None else final.subtasks,
-        verifier=final,
         error=error,
-        retries=plan.retries,
         agent_outcome=state.agent_outcome,
+        verifier=final,
         timings=state.timings,
         phases=[] if loop is None else loop.phases,
         reward_curve=[] if loop is None else loop.reward_curve,
         activity=None if loop is None or loop.activity is None else loop.activity.record(),
-        usage=state.agent_outcome.usage,
-        agent_timeout_sec=plan.agent_timeout_sec,
-        continue_until_timeout=plan.settings.continue_until_timeout,
-        verifier_mode=plan.task.config.verifier.environment_mode,
-        feedback_mode=plan.settings.feedback_mode,
-        verify_seed=plan.verify_seed,
-        comparable=plan.settings.feedback_mode == "binary",
     )
 
 
@@ -248,21 +279,21 @@ async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
     plan = state.plan
     task = plan.task
     try:
-        on_phase(plan.trial_name, "build")
+        on_phase(plan.spec.trial_name, "build")
         state.image, _built = await _timed(state, "build", state.provider.prepare_image(task))
-        on_phase(plan.trial_name, "start")
-        state.agent = create_agent(plan.agent_spec)
+        on_phase(plan.spec.trial_name, "start")
+        state.agent = create_agent(plan.spec.agent)
         # Host-side preparation (a Python agent's runtime installed on first use, a model bridge) is agent setup.
         mounts = await _timed(state, "agent_setup", _container_needs(state))
         await _timed(state, "start", _start(state, mounts))
-        on_phase(plan.trial_name, "agent")
+        on_phase(plan.spec.trial_name, "agent")
         try:
             await _run_agent(state)
         except LhtbError as exc:
             _record_error(state, exc)
             if not ERROR_POLICY[exc.error_class].grade:
                 return _result(state)
-        on_phase(plan.trial_name, "verify")
+        on_phase(plan.spec.trial_name, "verify")
         return _result(state, await _final_verification(state))
     except asyncio.CancelledError:
         raise

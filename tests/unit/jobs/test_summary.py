@@ -70,6 +70,7 @@ def test_subtask_means_across_attempts() -> None:
     from lhtb.results.models import Subtask
 
     first, second = _result("a", 0.5, n=1), _result("a", 1.0, n=2)
-    first.subtasks = [Subtask(name="x", weight=1, score=0.0), Subtask(name="y", weight=1, score=1.0)]
-    second.subtasks = [Subtask(name="x", weight=1, score=1.0), Subtask(name="y", weight=1, score=1.0)]
+    assert first.verifier is not None and second.verifier is not None
+    first.verifier.subtasks = [Subtask(name="x", weight=1, score=0.0), Subtask(name="y", weight=1, score=1.0)]
+    second.verifier.subtasks = [Subtask(name="x", weight=1, score=1.0), Subtask(name="y", weight=1, score=1.0)]
     assert subtask_means([first, second]) == {("task", "a"): {"x": (0.5, 2), "y": (1.0, 2)}}

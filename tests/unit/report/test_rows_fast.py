@@ -84,7 +84,7 @@ def test_projection_equals_to_row(name: str) -> None:
         (b'"reward": 0.5', b'"reward": 1.5', "reward"),
         (b'"reward": 0.5', b'"reward": NaN', "reward"),
         (b'"attempt": 1', b'"attempt": "one"', "attempt"),
-        (b'"schema": "lhtb.trial/1"', b'"schema": "lhtb.trial/9"', "schema"),
+        (b'"schema": "lhtb.trial/2"', b'"schema": "lhtb.trial/9"', "schema"),
     ],
 )
 def test_bad_fields_are_rejected_with_their_name(good: bytes, bad: bytes, field: str) -> None:

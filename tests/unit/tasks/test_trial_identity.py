@@ -57,7 +57,10 @@ def test_trial_names_never_collide() -> None:
 
 def test_agent_user_is_the_agent_containers_user(make_task, tmp_path: Path) -> None:
     task = load_task(make_task("as-user"))
-    plan = TrialPlan("job", "trial~0123456789ab", task, AgentSpec(name="oracle"), 1, tmp_path, 60)
+    plan = TrialPlan.new(
+        task, tmp_path, job_name="job", trial_name="trial~0123456789ab", agent=AgentSpec(name="oracle"), attempt=1,
+        agent_timeout_sec=60,
+    )  # fmt: skip
     assert agent_container_spec(task, "image", plan).user is None
     task = load_task(make_task("as-user2"))
     text = (task.path / "task.toml").read_text().replace("timeout_sec = 60\n", 'timeout_sec = 60\nuser = "agent"\n', 1)

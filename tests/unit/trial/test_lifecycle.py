@@ -16,10 +16,9 @@ from lhtb.agents.base import AgentContext
 from lhtb.environments.base import ContainerSpec
 from lhtb.environments.fake import FakeProvider
 from lhtb.errors import EnvironmentBuildError, ErrorClass
-from lhtb.results.models import AgentOutcome, AgentSpec, TrialResult
+from lhtb.results.models import AgentOutcome, AgentSpec, LoopSettings, TrialResult
 from lhtb.tasks.loader import load_task
 from lhtb.trial import lifecycle as trial_runner
-from lhtb.trial.agent_loop import LoopSettings
 from lhtb.trial.background import Background
 from lhtb.trial.lifecycle import TrialPlan, run_trial
 
@@ -44,13 +43,13 @@ class ScriptAgent:
 
 
 def _plan(task_dir: Path, tmp_path: Path, agent: str, *, timeout: float = 20, **settings: object) -> TrialPlan:
-    return TrialPlan(
+    return TrialPlan.new(
+        load_task(task_dir),
+        tmp_path / "trials" / agent,
         job_name="job",
         trial_name=f"{task_dir.name}__{agent}__1",
-        task=load_task(task_dir),
-        agent_spec=AgentSpec(name=agent),
+        agent=AgentSpec(name=agent),
         attempt=1,
-        trial_dir=tmp_path / "trials" / agent,
         agent_timeout_sec=timeout,
         settings=LoopSettings(**settings),  # type: ignore[arg-type]
         verify_seed=7,
@@ -220,4 +219,6 @@ def test_fake_sandbox_pause_freezes_running_commands(tmp_path: Path) -> None:
 def test_results_on_disk_are_json_with_the_trial_identity(tmp_path: Path, provider: FakeProvider) -> None:
     _run(_plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "oracle"), provider)
     data = json.loads((tmp_path / "trials" / "oracle" / "result.json").read_text())
-    assert data["trial_name"] == "demo__oracle__1" and data["verify_seed"] == 7
+    assert data["schema"] == "lhtb.trial/2" and "reward" not in data and "usage" not in data  # each held once
+    assert data["spec"]["trial_name"] == "demo__oracle__1" and data["spec"]["verify_seed"] == 7
+    assert data["verifier"]["reward"] == 1.0
