@@ -14,7 +14,7 @@ from lhtb.textsafe import markup_block, markup_safe, plain
 
 if TYPE_CHECKING:
     from lhtb.jobs.job_runner import UnreadableResult
-    from lhtb.results.models import AgentSpec, JobConfig, JobResult, TrialResult
+    from lhtb.results.models import AgentSpec, FeedbackMode, JobConfig, JobResult, TrialResult
 
 console = Console()
 err_console = Console(stderr=True)
@@ -217,14 +217,12 @@ def _check_importable(name: str) -> None:
         raise ConfigError(f"agent {name!r}: module {module_name!r} has no attribute {attr!r}")
 
 
-def _feedback_mode(value: str) -> str:
-    from typing import get_args
-
-    from lhtb.results.models import FeedbackMode
-
-    if value not in get_args(FeedbackMode):
-        raise ConfigError(f"--feedback {value!r}: expected 'binary' or 'diagnostic'")
-    return value
+def _feedback_mode(value: str) -> FeedbackMode:
+    if value == "binary":
+        return "binary"
+    if value == "diagnostic":
+        return "diagnostic"
+    raise ConfigError(f"--feedback {value!r}: expected 'binary' or 'diagnostic'")
 
 
 def run_command(options: RunOptions) -> int:

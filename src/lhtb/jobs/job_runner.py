@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
@@ -21,7 +21,16 @@ from lhtb.fs import first_problem, write_model_atomic
 from lhtb.jobs.layout import JobLayout, trial_name
 from lhtb.jobs.seeds import new_job_seed, trial_seed
 from lhtb.jobs.summary import summarise
-from lhtb.results.models import AgentSpec, ErrorInfo, JobConfig, JobResult, LoopSettings, TrialResult, TrialSpec
+from lhtb.results.models import (
+    AgentSpec,
+    ErrorInfo,
+    FeedbackMode,
+    JobConfig,
+    JobResult,
+    LoopSettings,
+    TrialResult,
+    TrialSpec,
+)
 from lhtb.results.scoring import DENOMINATOR_RULE
 from lhtb.tasks.loader import Task, TaskLoad, scan_dataset, select_tasks
 from lhtb.trial.agent_loop import checkpoint_interval_from_env, default_feedback_pause
@@ -68,13 +77,18 @@ def new_job_config(
     concurrency: int,
     max_retries: int,
     agent_timeout_multiplier: float = 1.0,
-    **overrides: object,
+    continue_until_timeout: bool | None = None,
+    pass_threshold: float | None = None,
+    checkpoint_interval_sec: float | None = None,
+    feedback_pause_sec: float | None = None,
+    late_feedback: Literal["cut", "wait"] = "cut",
+    feedback_mode: FeedbackMode = "binary",
+    verify_seed: int | None = None,
 ) -> JobConfig:
+    """A new job's config; the overrides of the tasks' [agent] settings default to "use the task's"."""
     loads = select_tasks(scan_dataset(dataset), task_names)
     if not loads:
         raise ConfigError(f"{dataset}: no task directories found (a task directory holds task.toml)")
-    if overrides.get("verify_seed") is None:
-        overrides["verify_seed"] = new_job_seed()
     created = datetime.now(UTC)
     return JobConfig(
         job_name=job_name or created.strftime("%Y-%m-%d__%H-%M-%S"),
@@ -86,8 +100,14 @@ def new_job_config(
         concurrency=concurrency,
         max_retries=max_retries,
         agent_timeout_multiplier=agent_timeout_multiplier,
+        continue_until_timeout=continue_until_timeout,
+        pass_threshold=pass_threshold,
+        checkpoint_interval_sec=checkpoint_interval_sec,
+        feedback_pause_sec=feedback_pause_sec,
+        late_feedback=late_feedback,
+        feedback_mode=feedback_mode,
+        verify_seed=new_job_seed() if verify_seed is None else verify_seed,
         lhtb_version=lhtb.__version__,
-        **overrides,  # type: ignore[arg-type]
     )
 
 

@@ -13,8 +13,8 @@ import pytest
 from conftest import write_task
 
 from lhtb.agents.base import AgentContext
-from lhtb.environments.base import ContainerSpec
-from lhtb.environments.fake import FakeProvider
+from lhtb.environments.base import ContainerSpec, FreezeError
+from lhtb.environments.fake import FakeEnvironment, FakeProvider
 from lhtb.errors import EnvironmentBuildError, ErrorClass
 from lhtb.results.models import AgentOutcome, AgentSpec, LoopSettings, TrialResult
 from lhtb.tasks.loader import load_task
@@ -222,3 +222,53 @@ def test_results_on_disk_are_json_with_the_trial_identity(tmp_path: Path, provid
     assert data["schema"] == "lhtb.trial/2" and "reward" not in data and "usage" not in data  # each held once
     assert data["spec"]["trial_name"] == "demo__oracle__1" and data["spec"]["verify_seed"] == 7
     assert data["verifier"]["reward"] == 1.0
+
+
+class _Stubborn(FakeProvider):
+    """Sandboxes whose freezer gives up ``failures`` times (processes churning), then freezes."""
+
+    def __init__(self, root: Path, failures: int) -> None:
+        super().__init__(root)
+        self.failures = failures
+        self.attempts = 0
+
+    def create(self, spec: ContainerSpec) -> FakeEnvironment:
+        env = super().create(spec)
+        pause = env.pause
+
+        async def flaky_pause() -> None:
+            self.attempts += 1
+            if self.attempts <= self.failures:
+                raise FreezeError("unable to freeze")
+            await pause()
+
+        env.pause = flaky_pause  # type: ignore[method-assign]
+        return env
+
+
+def test_a_freezer_that_gives_up_is_retried_and_the_trial_graded(tmp_path: Path) -> None:
+    provider = _Stubborn(tmp_path / "sandboxes", failures=2)
+    result = _run(_plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "oracle"), provider)
+    assert provider.attempts == 3 and result.error is None and result.reward == 1.0
+
+
+def test_a_sandbox_that_never_freezes_is_an_infrastructure_error(tmp_path: Path) -> None:
+    provider = _Stubborn(tmp_path / "sandboxes", failures=99)
+    result = _run(_plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "oracle"), provider)
+    assert result.error is not None and result.error.error_class == ErrorClass.HARNESS_ERROR
+    assert result.error.retryable and result.reward is None and provider.alive() == []
+
+
+def test_every_verification_gets_a_fresh_sandbox_and_the_warm_one_is_removed(
+    tmp_path: Path, provider: FakeProvider, use_agent: Callable[[ScriptAgent], ScriptAgent]
+) -> None:
+    use_agent(ScriptAgent("true", "echo hello > /app/out.txt"))
+    plan = _plan(
+        write_task(tmp_path / "tasks", "demo"), tmp_path, "script", continue_until_timeout=True, feedback_pause_sec=0.2
+    )
+    result = _run(plan, provider)
+    verifiers = [env for env in provider.created if env.spec.role == "verifier"]
+    started = [env for env in verifiers if env.started]
+    assert result.reward == 1.0 and len(result.phases) == 2
+    assert len({env.root for env in started}) == len(started) >= 3  # two interim + the final, each its own
+    assert provider.alive() == []  # the one kept warm for a next verification is removed too
