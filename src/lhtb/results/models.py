@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from lhtb.errors import ErrorClass
+from lhtb.grading.record import ScoredSubtask
+from lhtb.grading.record import weighted_reward as sdk_weighted_reward
 
 REWARD_SCHEMA = "lhtb.reward/1"
 TRIAL_SCHEMA = "lhtb.trial/2"
@@ -16,6 +18,7 @@ JOB_SCHEMA = "lhtb.job/1"
 # Relative tolerance when the harness recomputes R = sum(w*s)/sum(w) from the subtasks.
 REWARD_RECOMPUTE_TOLERANCE = 1e-6
 
+# The grading SDK's KINDS and VISIBILITIES as types (tests/unit/results/test_reward_file.py holds them equal).
 SubtaskKind = Literal["binary", "continuous", "banded", "fraction", "episodes"]
 Visibility = Literal["public", "hidden"]
 # What an agent is told after a failed interim verification: one fixed sentence (comparable) or the scorecard.
@@ -63,8 +66,8 @@ class Subtask(_Strict):
 
 
 def weighted_reward(subtasks: list[Subtask]) -> float:
-    total_weight = math.fsum(s.weight for s in subtasks)
-    return math.fsum(s.weight * s.score for s in subtasks) / total_weight
+    """The grading SDK's formula (``lhtb.grading.record``), so the harness recomputes exactly what verifiers write."""
+    return sdk_weighted_reward([ScoredSubtask(**subtask.model_dump()) for subtask in subtasks])
 
 
 class RewardFile(_Strict):
