@@ -40,7 +40,7 @@ class Grader:
     _warm: asyncio.Future[Environment] | None = None
     _removals: list[asyncio.Future[None]] = field(default_factory=list)
     _stopped: list[str] = field(default_factory=list)  # shared mode: PIDs stopped by the last verification
-    _frozen: bool = False  # separate mode: the agent container is paused
+    _frozen: bool = False  # the agent container is paused (by a snapshot, or held after the final verification)
 
     @property
     def shared(self) -> bool:
