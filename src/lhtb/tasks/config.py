@@ -1,92 +1,94 @@
-"""task.toml, modelled strictly: an unknown or misspelled key is an error naming the file and the key.
+"""task.toml: Harbor's schema (0.26, schema 1.x) plus lhtb's own keys (marked "lhtb"), every key with its meaning.
 
-Accepts Harbor's documented keys (schema 1.x) plus lhtb's own (marked "lhtb" below). The full schema is
-written out in docs/task-format.md. Types are strict ("600" is not 600, true is not 1, "yes" is not true; a
-TOML integer is accepted where a float is expected) and every number is finite and bounded.
+Behavioural sections (top level, [agent], [verifier], [environment], [solution], [qa]) are strict: an unknown
+or misspelled key is an error naming the file and the key. Descriptive ones ([task], [metadata]) keep unknown
+keys, as Harbor does. Deprecated Harbor forms are migrated here (``memory = "4G"`` -> ``memory_mb``). Types are
+strict ("600" is not 600, true is not 1; a TOML integer is accepted where a float is expected) and every number
+is finite and bounded. A key absent from the file means what it meant before Harbor's keys were added (lhtb's
+defaults, not Harbor's). docs/task-format.md has the key-by-key mapping.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Discriminator,
+    Field,
+    PrivateAttr,
+    Tag,
+    field_validator,
+    model_validator,
+)
 
 from lhtb.results.models import VerifierMode
-
-MAX_TIMEOUT_SEC = 7 * 24 * 3600  # a week: anything longer is a typo (milliseconds?) rather than a plan
-MAX_CPUS = 1024  # the machine's own CPU count is checked when the task is loaded (tasks/loader.py)
-MIN_MEMORY_MB = 6  # Docker refuses a smaller memory limit
-MAX_MEMORY_MB = 16 * 1024 * 1024  # 16 TiB; the machine's physical memory is checked when the task is loaded
-MAX_PIDS = 4 * 1024 * 1024  # Linux's largest pid_max
-MAX_NAME_CHARS = 200
-_USER = re.compile(r"[A-Za-z0-9_.][A-Za-z0-9_.-]{0,63}(:[A-Za-z0-9_.][A-Za-z0-9_.-]{0,63})?")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def _user_name(value: object) -> object:
-    """Harbor allows a user as a name or a uid (a TOML integer): both become the string Docker takes."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        if value < 0:
-            raise ValueError(f"a uid must be >= 0, got {value}")
-        return str(value)
-    if isinstance(value, str) and not _USER.fullmatch(value):
-        raise ValueError(f"{value!r} is not a user name, uid or user:group")
-    return value
-
-
-def _env_table(value: dict[str, str]) -> dict[str, str]:
-    for key, item in value.items():
-        if not key or "=" in key or "\x00" in key:
-            raise ValueError(f"{key!r} is not an environment variable name (empty, or holds '=' or NUL)")
-        if "\x00" in item:
-            raise ValueError(f"the value of {key!r} contains a NUL character")
-    return value
+from lhtb.tasks.fields import (
+    MAX_CPUS,
+    MAX_MEMORY_MB,
+    MAX_NAME_CHARS,
+    MAX_PIDS,
+    MIN_MEMORY_MB,
+    RUNS_AS,
+    Delay,
+    EnvTable,
+    Hosts,
+    Line,
+    Minutes,
+    NetworkMode,
+    OpenSection,
+    Seconds,
+    Service,
+    StrictSection,
+    Text,
+    User,
+    http_alias,
+    lower,
+    one_line,
+    size_to_mb,
+)
 
 
-def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError("contains a NUL character")
-    return value
+class NetworkPolicy(StrictSection):
+    """Harbor's network policy: [environment] sets the task's, [agent] and [verifier] override it per phase."""
+
+    network_mode: NetworkMode | None = None
+    allowed_hosts: Hosts = None
+
+    @model_validator(mode="after")
+    def _hosts_need_allowlist(self) -> NetworkPolicy:
+        if self.allowed_hosts is not None and self.network_mode != "allowlist":
+            raise ValueError("allowed_hosts is only valid with network_mode = 'allowlist'")
+        return self
 
 
-def _one_line(value: str) -> str:
-    if _CONTROL.search(value):
-        raise ValueError("contains a control character (newline, tab, NUL, ...)")
-    if not value.strip():
-        raise ValueError("is blank")
-    return value
+class Author(OpenSection):
+    name: Text
+    email: Text | None = None
 
 
-Seconds = Annotated[float, Field(gt=0, le=MAX_TIMEOUT_SEC, allow_inf_nan=False)]
-Minutes = Annotated[float, Field(ge=0, le=MAX_TIMEOUT_SEC / 60, allow_inf_nan=False)]
-User = Annotated[str | None, BeforeValidator(_user_name)]
-EnvTable = Annotated[dict[str, str], AfterValidator(_env_table)]
-Text = Annotated[str, AfterValidator(_no_nul)]
-
-
-class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class TaskSection(_Section):
-    name: Annotated[str, Field(max_length=MAX_NAME_CHARS), AfterValidator(_one_line)] | None = None
+class TaskSection(OpenSection):
+    name: Annotated[str, Field(max_length=MAX_NAME_CHARS), AfterValidator(one_line)] | None = None
     description: Text | None = None
     # lhtb: the instruction relies on git history shipped in the image (otherwise `tasks check` refuses .git).
     allow_git_history: bool = False
+    version: Annotated[Text, Field(min_length=1)] | None = None  # Harbor: the task package's version
+    authors: list[Author] = Field(default_factory=list)
+    keywords: list[Text] = Field(default_factory=list)
 
 
-class MetadataSection(_Section):
+class MetadataSection(OpenSection):
     author_name: Text = "unknown"
     author_email: Text = "unknown"
-    difficulty: Literal["easy", "medium", "hard", "expert"] = "medium"
+    difficulty: Line = "medium"  # lhtb's tasks use easy, medium, hard, expert; Harbor's also "unknown"
     category: Text = "uncategorized"
     tags: list[Text] = Field(default_factory=list)
     expert_time_estimate_min: Minutes | None = None
     junior_time_estimate_min: Minutes | None = None
 
 
-class AgentSection(_Section):
+class AgentSection(NetworkPolicy):
     timeout_sec: Seconds = 600.0
     # The user the agent's commands run as (the agent container's user); None: the image's USER.
     user: User = None
@@ -98,7 +100,106 @@ class AgentSection(_Section):
     checkpoint_interval_sec: Seconds | None = None
 
 
-class VerifierSection(_Section):
+class Healthcheck(StrictSection):
+    """Harbor: a readiness command retried after the environment starts (Docker HEALTHCHECK's options)."""
+
+    command: Text
+    interval_sec: Seconds = 5.0
+    timeout_sec: Seconds = 30.0
+    start_period_sec: Delay = 0.0
+    start_interval_sec: Seconds = 5.0
+    retries: int = Field(default=3, ge=0, le=10_000)
+
+
+class Tpu(StrictSection):
+    type: Annotated[Line, Field(min_length=1)]
+    topology: Annotated[str, Field(pattern=r"^[1-9]\d*(x[1-9]\d*)+$")]
+
+
+class McpServer(StrictSection):
+    """Harbor: an MCP server offered to the agent; HTTP transports need a url, stdio a command."""
+
+    name: Line
+    transport: Annotated[Literal["stdio", "sse", "streamable-http"], BeforeValidator(http_alias)] = "sse"
+    url: Text | None = None
+    command: Text | None = None
+    args: list[Text] = Field(default_factory=list)
+    headers: dict[str, Line] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _transport_needs(self) -> McpServer:
+        if self.transport == "stdio" and (not self.command or self.headers):
+            raise ValueError("a stdio MCP server needs 'command' and takes no 'headers'")
+        if self.transport != "stdio" and not self.url:
+            raise ValueError(f"an MCP server with transport {self.transport!r} needs 'url'")
+        return self
+
+
+class EnvironmentSection(NetworkPolicy):
+    build_timeout_sec: Seconds = 900.0
+    docker_image: Text | None = None
+    os: Annotated[Literal["linux", "windows"], BeforeValidator(lower)] = "linux"
+    cpus: float = Field(default=1.0, gt=0, le=MAX_CPUS, allow_inf_nan=False)
+    memory_mb: int = Field(default=2048, ge=MIN_MEMORY_MB, le=MAX_MEMORY_MB)
+    storage_mb: int | None = Field(default=None, gt=0, le=MAX_MEMORY_MB * 1024)
+    gpus: int = Field(default=0, ge=0, le=1024)
+    gpu_types: list[Line] | None = None
+    tpu: Tpu | None = None
+    allow_internet: bool = False
+    workdir: Text = "/app"
+    env: EnvTable = Field(default_factory=dict)
+    mcp_servers: list[McpServer] = Field(default_factory=list)
+    skills_dir: Text | None = None
+    healthcheck: Healthcheck | None = None
+    # lhtb: process limit for every container of the task.
+    pids_limit: int = Field(default=4096, gt=0, le=MAX_PIDS)
+    # The task's [agent] network_mode, which decides the agent container's network (set by TaskConfig).
+    _agent_network: NetworkMode | None = PrivateAttr(default=None)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _migrate_sizes(cls, data: Any) -> Any:
+        """TB 2.0's ``memory = "4G"`` / ``storage = "10G"`` become ``memory_mb`` / ``storage_mb``, as in Harbor."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        for old, new in (("memory", "memory_mb"), ("storage", "storage_mb")):
+            if old not in data:
+                continue
+            size = data.pop(old)
+            if not isinstance(size, str):
+                raise ValueError(f"'{old}' (deprecated) must be a size string like '4G'; or use '{new}' (MiB)")
+            mb = size_to_mb(size)
+            if data.setdefault(new, mb) != mb:
+                raise ValueError(f"'{old}' = {size!r} ({mb} MiB) contradicts '{new}' = {data[new]!r}")
+        return data
+
+    @field_validator("workdir")
+    @classmethod
+    def _absolute(cls, value: str) -> str:
+        if not value.startswith("/"):
+            raise ValueError(f"workdir must be an absolute path, got {value!r}")
+        return value.rstrip("/") or "/"
+
+    @property
+    def effective_network(self) -> str:
+        """The agent container's Docker network; an allowlist (refused at load) never widens to a network."""
+        mode = self._agent_network or self.network_mode
+        if mode is not None:
+            return RUNS_AS.get(mode, "none")
+        return "bridge" if self.allow_internet else "none"
+
+
+class CollectHook(StrictSection):
+    """Harbor: a command run in a service after the agent's phase, to snapshot state for the verifier."""
+
+    command: Text
+    service: Service = "main"
+    timeout_sec: Seconds = 60.0
+    user: User = None
+
+
+class VerifierSection(NetworkPolicy):
     timeout_sec: Seconds = 600.0
     env: EnvTable = Field(default_factory=dict)
     user: User = None
@@ -106,6 +207,9 @@ class VerifierSection(_Section):
     # "shared": grade inside the agent's container (Harbor compatibility, for live state).
     environment_mode: VerifierMode = "separate"
     restart_environment: bool = False
+    # Harbor: the separate verifier's own environment (image, limits).
+    environment: EnvironmentSection | None = None
+    collect: list[CollectHook] = Field(default_factory=list)
     # lhtb: the verifier's own copies of files the image ships (generators, engines), so the agent cannot alter
     # what grades it: path under tests/ -> path under environment/. `lhtb tasks check` requires them identical.
     copies: dict[str, str] = Field(default_factory=dict)
@@ -118,45 +222,72 @@ class VerifierSection(_Section):
                 raise ValueError(f"copy path {path!r} must be relative (to tests/ or environment/), without '..'")
         return value
 
-
-class EnvironmentSection(_Section):
-    build_timeout_sec: Seconds = 900.0
-    docker_image: Text | None = None
-    cpus: float = Field(default=1.0, gt=0, le=MAX_CPUS, allow_inf_nan=False)
-    memory_mb: int = Field(default=2048, ge=MIN_MEMORY_MB, le=MAX_MEMORY_MB)
-    storage_mb: int | None = Field(default=None, gt=0, le=MAX_MEMORY_MB * 1024)
-    gpus: int = Field(default=0, ge=0, le=1024)
-    network_mode: Literal["none", "bridge", "host"] | None = None
-    allow_internet: bool = False
-    workdir: Text = "/app"
-    env: EnvTable = Field(default_factory=dict)
-    # lhtb: process limit for every container of the task.
-    pids_limit: int = Field(default=4096, gt=0, le=MAX_PIDS)
-
-    @field_validator("workdir")
-    @classmethod
-    def _absolute(cls, value: str) -> str:
-        if not value.startswith("/"):
-            raise ValueError(f"workdir must be an absolute path, got {value!r}")
-        return value.rstrip("/") or "/"
-
-    @property
-    def effective_network(self) -> str:
-        if self.network_mode is not None:
-            return self.network_mode
-        return "bridge" if self.allow_internet else "none"
+    @model_validator(mode="after")
+    def _shared_has_no_environment(self) -> VerifierSection:
+        if self.environment_mode == "shared" and self.environment is not None:
+            raise ValueError("environment_mode = 'shared' grades in the agent's container: drop [verifier.environment]")
+        return self
 
 
-class SolutionSection(_Section):
+class SolutionSection(StrictSection):
     env: EnvTable = Field(default_factory=dict)
 
 
-Reason = Annotated[str, AfterValidator(_one_line)]
+def _artifact_source(path: str) -> str:
+    if not path.startswith("/") or ".." in path.split("/") or "\x00" in path:
+        raise ValueError(f"artifact {path!r} must be an absolute path without '..'")
+    return path
+
+
+def _artifact_destination(path: str | None) -> str | None:
+    if path and (path.startswith("/") or ".." in path.split("/") or "\\" in path or path == "manifest.json"):
+        raise ValueError(f"artifact destination {path!r} must be relative, without '..', and not manifest.json")
+    return path or None
+
+
+class Artifact(StrictSection):
+    """Harbor's table form of an artifact; the string form is its ``source`` alone."""
+
+    source: Annotated[str, AfterValidator(_artifact_source)]
+    destination: Annotated[str | None, AfterValidator(_artifact_destination)] = None
+    exclude: list[Text] = Field(default_factory=list)
+    service: Service | None = None
+
+
+# One error per bad entry (not one per union member); loader._describe_key leaves the tags out of key names.
+ArtifactEntry = Annotated[
+    Annotated[str, Tag("path")] | Annotated[Artifact, Tag("table")],
+    Discriminator(lambda entry: "path" if isinstance(entry, str) else "table"),
+]
+
+
+def _artifact_paths(entries: list[str | Artifact]) -> list[str | Artifact]:
+    for entry in entries:
+        if isinstance(entry, str):
+            _artifact_source(entry)  # checked here, so the error names 'artifacts' (a table's names its key)
+    return entries
+
+
+Artifacts = Annotated[list[ArtifactEntry], AfterValidator(_artifact_paths)]
+
+
+class Step(StrictSection):
+    """Harbor: one step of a multi-step task (read and checked; lhtb does not run multi-step tasks yet)."""
+
+    name: Annotated[Line, Field(max_length=255, pattern=r'^[^<>:"/\\|?*]+$')]
+    agent: AgentSection = Field(default_factory=AgentSection)
+    verifier: VerifierSection = Field(default_factory=VerifierSection)
+    min_reward: float | dict[str, float] | None = None
+    healthcheck: Healthcheck | None = None
+    artifacts: Artifacts = Field(default_factory=list)
+
+
+Reason = Annotated[str, AfterValidator(one_line)]
 Ceiling = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 DEFAULT_SHORTCUT_CEILING = 0.3
 
 
-class QaSection(_Section):
+class QaSection(StrictSection):
     """lhtb: what `lhtb tasks check` needs to know beyond the files (docs/authoring.md, the QA gates)."""
 
     # Highest reward a scripted shortcut (tests/shortcuts/NAME.sh) may score; per-script overrides below.
@@ -171,8 +302,9 @@ class QaSection(_Section):
         return self.shortcuts.get(shortcut, self.shortcut_ceiling)
 
 
-class TaskConfig(_Section):
-    version: str = "1.0"
+class TaskConfig(StrictSection):
+    version: str = "1.0"  # Harbor's schema_version (its older name, lhtb's key)
+    source: Text | None = None  # Harbor: where the task came from
     task: TaskSection = Field(default_factory=TaskSection)
     metadata: MetadataSection = Field(default_factory=MetadataSection)
     agent: AgentSection = Field(default_factory=AgentSection)
@@ -180,8 +312,22 @@ class TaskConfig(_Section):
     environment: EnvironmentSection = Field(default_factory=EnvironmentSection)
     solution: SolutionSection = Field(default_factory=SolutionSection)
     qa: QaSection = Field(default_factory=QaSection)
+    steps: list[Step] | None = None
+    multi_step_reward_strategy: Literal["mean", "final"] | None = None
     # Absolute paths in the agent container copied to the verifier; default: the workdir.
-    artifacts: list[str] = Field(default_factory=list)
+    artifacts: Artifacts = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _schema_version(cls, data: Any) -> Any:
+        """Harbor renamed ``version`` to ``schema_version``; both name the one schema version."""
+        if not isinstance(data, dict) or "schema_version" not in data:
+            return data
+        data = dict(data)
+        schema = data.pop("schema_version")
+        if data.setdefault("version", schema) != schema:
+            raise ValueError(f"schema_version {schema!r} contradicts version {data['version']!r}; keep one")
+        return data
 
     @field_validator("version")
     @classmethod
@@ -190,14 +336,12 @@ class TaskConfig(_Section):
             raise ValueError(f"unsupported task.toml version {value!r}; lhtb reads schema 1.x")
         return value
 
-    @field_validator("artifacts")
-    @classmethod
-    def _artifact_paths(cls, value: list[str]) -> list[str]:
-        for path in value:
-            if not path.startswith("/") or ".." in path.split("/") or "\x00" in path:
-                raise ValueError(f"artifact {path!r} must be an absolute path without '..'")
-        return value
+    @model_validator(mode="after")
+    def _agent_phase_network(self) -> TaskConfig:
+        self.environment._agent_network = self.agent.network_mode
+        return self
 
     @property
     def artifact_paths(self) -> list[str]:
-        return self.artifacts or [self.environment.workdir]
+        paths = [entry if isinstance(entry, str) else entry.source for entry in self.artifacts]
+        return paths or [self.environment.workdir]

@@ -6,17 +6,19 @@ message naming the file and the field or cause (tasks/files.py reads the files d
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, get_args
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from lhtb.environments.images import dockerfile_problem
 from lhtb.errors import TaskInvalidError
-from lhtb.tasks.config import TaskConfig
+from lhtb.tasks.config import Artifact, EnvironmentSection, NetworkPolicy, TaskConfig
 from lhtb.tasks.files import (
     MAX_INSTRUCTION_BYTES,
     MAX_TOML_BYTES,
@@ -70,12 +72,58 @@ class TaskLoad:
         return self.task.name if self.task else self.path.name
 
 
+# Keys a model migrates before validation (Harbor's older names): suggested like its fields.
+_MIGRATED_KEYS: dict[type[BaseModel], tuple[str, ...]] = {
+    TaskConfig: ("schema_version",),
+    EnvironmentSection: ("memory", "storage"),
+}
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds, through Optional, list, unions and Annotated."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        model = _model_in(arg)
+        if model is not None:
+            return model
+    return None
+
+
+def _describe_key(loc: tuple[int | str, ...]) -> tuple[str, list[str]]:
+    """A validation error's location as the dotted task.toml key, and the keys its section knows.
+
+    Pydantic adds list indexes and union members to a location; the members are dropped from the key.
+    """
+    model: type[BaseModel] | None = TaskConfig
+    parts: list[str] = []
+    for index, part in enumerate(loc):
+        if isinstance(part, int):
+            parts.append(str(part))
+        elif part in ("path", "table") and model is Artifact:  # the union tags of an artifact entry
+            continue
+        elif model is None or part in model.model_fields or index == len(loc) - 1:
+            parts.append(part)
+            field = model.model_fields.get(part) if model else None
+            model = _model_in(field.annotation) if field else None
+    known = [*model.model_fields, *_MIGRATED_KEYS.get(model, ())] if model else []
+    return ".".join(parts) or "(top level)", known
+
+
+def _did_you_mean(loc: tuple[int | str, ...]) -> str:
+    """' (did you mean 'x'?)' for an unknown key close to a key its section knows, else ''."""
+    key = str(loc[-1]) if loc else ""
+    _, known = _describe_key(loc[:-1])
+    close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
 def _format_validation_error(toml_path: Path, exc: ValidationError) -> str:
     problems = []
     for item in exc.errors():
-        key = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        key, _ = _describe_key(item["loc"])
         if item["type"] == "extra_forbidden":
-            problems.append(f"unknown key '{key}'")
+            problems.append(f"unknown key '{key}'{_did_you_mean(item['loc'])}")
         else:
             problems.append(f"'{key}': {item['msg']}")
     if len(problems) > MAX_LISTED_PROBLEMS:
@@ -107,6 +155,53 @@ def check_machine_fits(toml_path: Path, config: TaskConfig) -> None:
         )
 
 
+def _network_policies(config: TaskConfig) -> dict[str, NetworkPolicy]:
+    policies: dict[str, NetworkPolicy] = {"environment": config.environment, "agent": config.agent}
+    policies["verifier"] = config.verifier
+    if config.verifier.environment is not None:
+        policies["verifier.environment"] = config.verifier.environment
+    return policies
+
+
+def unrunnable(config: TaskConfig) -> list[str]:
+    """What lhtb reads but cannot run faithfully: each makes the task invalid rather than run as another task."""
+    problems = [
+        f"[{where}] network_mode = 'allowlist': lhtb cannot enforce a host allowlist (and does not widen it to "
+        "full network); use 'no-network' or 'public'"
+        for where, policy in _network_policies(config).items()
+        if policy.network_mode == "allowlist"
+    ]
+    verifier_env = config.verifier.environment
+    if config.environment.os == "windows" or (verifier_env is not None and verifier_env.os == "windows"):
+        problems.append("os = 'windows': lhtb runs Linux containers only")
+    if config.steps:
+        problems.append("[[steps]]: lhtb does not run multi-step tasks yet")
+    if any(isinstance(entry, Artifact) and entry.service not in (None, "main") for entry in config.artifacts):
+        problems.append("an artifact names a Compose service: lhtb runs no Compose sidecars")
+    if config.verifier.collect:
+        problems.append("[[verifier.collect]]: lhtb does not run collect hooks yet")
+    if verifier_env is not None and verifier_env.docker_image:
+        problems.append("[verifier.environment] docker_image: lhtb's verifier runs in the task's own image")
+    return problems
+
+
+def unused_keys(config: TaskConfig) -> list[str]:
+    """Keys lhtb reads and checks but does not act on yet: the task runs without them (a note, not an error)."""
+    env, verifier = config.environment, config.verifier
+    present = {
+        "[environment] mcp_servers": bool(env.mcp_servers),
+        "[environment] healthcheck": env.healthcheck is not None,
+        "[environment] skills_dir": env.skills_dir is not None,
+        "[environment] gpu_types, tpu": env.gpu_types is not None or env.tpu is not None,
+        "[verifier] network_mode (shared: the agent's network; separate: none)": verifier.network_mode is not None,
+        "[verifier.environment] limits": verifier.environment is not None,
+        "artifact destination/exclude": any(
+            isinstance(entry, Artifact) and (entry.destination or entry.exclude) for entry in config.artifacts
+        ),
+    }
+    return [f"{key} is read but not used by lhtb yet" for key, used in present.items() if used]
+
+
 def _read_config(toml_path: Path, notes: list[str]) -> TaskConfig:
     text = read_text(toml_path, MAX_TOML_BYTES, notes)
     check_toml_nesting(toml_path, text)
@@ -119,6 +214,10 @@ def _read_config(toml_path: Path, notes: list[str]) -> TaskConfig:
     except ValidationError as exc:
         raise TaskInvalidError(_format_validation_error(toml_path, exc)) from exc
     check_machine_fits(toml_path, config)
+    problems = unrunnable(config)
+    if problems:
+        raise TaskInvalidError(f"{toml_path}: " + "; ".join(problems))
+    notes.extend(f"{toml_path}: {note}" for note in unused_keys(config))
     return config
 
 

@@ -73,11 +73,11 @@ def test_missing_required_file_is_named(make_task) -> None:
 def test_dataset_reports_invalid_tasks_without_skipping(make_task) -> None:
     make_task("a-good")
     bad = make_task("b-bad")
-    (bad / "task.toml").write_text('version = "1.0"\n[metadata]\ncolour = "red"\n')
+    (bad / "task.toml").write_text('version = "1.0"\n[agent]\ncolour = "red"\n')
     loads = scan_dataset(make_task.root)
     assert [load.path.name for load in loads] == ["a-good", "b-bad"]
     assert loads[0].task is not None and loads[0].error is None
-    assert loads[1].task is None and "unknown key 'metadata.colour'" in (loads[1].error or "")
+    assert loads[1].task is None and "unknown key 'agent.colour'" in (loads[1].error or "")
 
 
 def test_select_unknown_task_name(make_task) -> None:
