@@ -152,7 +152,11 @@ class Grader:
         await asyncio.gather(*self._removals, return_exceptions=True)
 
 
-async def _freeze(agent_env: Environment, attempts: int = 4) -> None:
+FREEZE_ATTEMPTS = 4
+FREEZE_BACKOFF_SEC = 0.5  # the n-th retry waits n times this: churning processes usually settle within a second
+
+
+async def _freeze(agent_env: Environment, attempts: int = FREEZE_ATTEMPTS) -> None:
     """Freeze, retried: the cgroup freezer gives up ("unable to freeze") while the agent's processes churn (fork
     loops, busy pollers); that must not turn into a harness error, which would exclude the trial."""
     for attempt in range(1, attempts + 1):
@@ -162,7 +166,7 @@ async def _freeze(agent_env: Environment, attempts: int = 4) -> None:
         except FreezeError:
             if attempt == attempts:
                 raise
-            await asyncio.sleep(0.5 * attempt)
+            await asyncio.sleep(FREEZE_BACKOFF_SEC * attempt)
 
 
 async def _stop_when_started(starting: asyncio.Future[Environment]) -> None:

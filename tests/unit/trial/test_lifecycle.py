@@ -21,6 +21,7 @@ from lhtb.tasks.loader import load_task
 from lhtb.trial import lifecycle as trial_runner
 from lhtb.trial.background import Background
 from lhtb.trial.lifecycle import TrialPlan, run_trial
+from lhtb.verifier import grader
 
 
 class ScriptAgent:
@@ -130,7 +131,7 @@ def test_agent_past_its_time_is_stopped_and_still_graded(
     tmp_path: Path, provider: FakeProvider, use_agent: Callable[[ScriptAgent], ScriptAgent]
 ) -> None:
     use_agent(ScriptAgent("echo hello > /app/out.txt; sleep 30"))
-    result = _run(_plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "script", timeout=1.0), provider)
+    result = _run(_plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "script", timeout=0.5), provider)
     assert result.agent_outcome.stop_reason == "timeout"
     assert result.reward == 1.0  # what the agent left before its time ran out counts
     assert result.timings.agent is not None and result.timings.agent < 5
@@ -154,8 +155,8 @@ def test_continue_until_timeout_resumes_with_the_fixed_rejection_until_it_passes
 def test_checkpoints_are_graded_on_the_agent_clock_after_the_end(
     tmp_path: Path, provider: FakeProvider, use_agent: Callable[[ScriptAgent], ScriptAgent]
 ) -> None:
-    use_agent(ScriptAgent("sleep 0.35; echo hello > /app/out.txt; sleep 0.5"))
-    plan = _plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "script", checkpoint_interval_sec=0.2)
+    use_agent(ScriptAgent("sleep 0.2; echo hello > /app/out.txt; sleep 0.3"))
+    plan = _plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "script", checkpoint_interval_sec=0.1)
     result = _run(plan, provider)
     curve = [(round(point.agent_sec, 1), point.reward) for point in result.reward_curve]
     assert len(curve) >= 3 and curve[0][1] == 0.0 and curve[-1][1] == 1.0
@@ -246,15 +247,23 @@ class _Stubborn(FakeProvider):
         return env
 
 
+@pytest.fixture
+def quick_freeze_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grader, "FREEZE_BACKOFF_SEC", 0.01)
+
+
+@pytest.mark.usefixtures("quick_freeze_retries")
 def test_a_freezer_that_gives_up_is_retried_and_the_trial_graded(tmp_path: Path) -> None:
     provider = _Stubborn(tmp_path / "sandboxes", failures=2)
     result = _run(_plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "oracle"), provider)
     assert provider.attempts == 3 and result.error is None and result.reward == 1.0
 
 
+@pytest.mark.usefixtures("quick_freeze_retries")
 def test_a_sandbox_that_never_freezes_is_an_infrastructure_error(tmp_path: Path) -> None:
     provider = _Stubborn(tmp_path / "sandboxes", failures=99)
     result = _run(_plan(write_task(tmp_path / "tasks", "demo"), tmp_path, "oracle"), provider)
+    assert provider.attempts == grader.FREEZE_ATTEMPTS
     assert result.error is not None and result.error.error_class == ErrorClass.HARNESS_ERROR
     assert result.error.retryable and result.reward is None and provider.alive() == []
 
