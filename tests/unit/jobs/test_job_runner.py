@@ -6,7 +6,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from conftest import write_task
+from taskfactory import write_task
 
 from lhtb.agents.base import AgentContext
 from lhtb.environments.fake import FakeProvider

@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import REPO, write_task
+from taskfactory import REPO, write_task
 
 from lhtb.environments.fake import FakeProvider
 from lhtb.jobs.job_runner import JobRunner, load_job_config, plan_trials

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO, write_task
+from taskfactory import REPO, write_task
 
 from lhtb.errors import TaskInvalidError
 from lhtb.tasks.config import Artifact, TaskConfig, size_to_mb

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import write_task
+from taskfactory import write_task
 
 from lhtb.agents.base import AgentContext
 from lhtb.environments.base import ContainerSpec, FreezeError
