@@ -13,6 +13,7 @@ from enum import StrEnum
 class ErrorClass(StrEnum):
     TASK_INVALID = "task_invalid"
     ENVIRONMENT_BUILD = "environment_build"
+    BASE_IMAGE_MISSING = "base_image_missing"
     ENVIRONMENT_START = "environment_start"
     AGENT_SETUP = "agent_setup"
     AGENT_ERROR = "agent_error"
@@ -39,6 +40,9 @@ class ErrorPolicy:
 ERROR_POLICY: dict[ErrorClass, ErrorPolicy] = {
     ErrorClass.TASK_INVALID: ErrorPolicy(retry=False, grade=False, counts_as_failure=False),
     ErrorClass.ENVIRONMENT_BUILD: ErrorPolicy(retry=True, grade=False, counts_as_failure=False),
+    # The machine lacks a base image the Dockerfile names and no registry supplied it: retrying cannot help,
+    # and the task is not at fault (the fix is `lhtb images load`); excluded and reported with that fix.
+    ErrorClass.BASE_IMAGE_MISSING: ErrorPolicy(retry=False, grade=False, counts_as_failure=False),
     ErrorClass.ENVIRONMENT_START: ErrorPolicy(retry=True, grade=False, counts_as_failure=False),
     ErrorClass.AGENT_SETUP: ErrorPolicy(retry=True, grade=False, counts_as_failure=False),
     ErrorClass.AGENT_ERROR: ErrorPolicy(retry=False, grade=True, counts_as_failure=True, agent_controlled=True),
@@ -75,6 +79,10 @@ class TaskInvalidError(LhtbError):
 
 class EnvironmentBuildError(LhtbError):
     error_class = ErrorClass.ENVIRONMENT_BUILD
+
+
+class BaseImageMissingError(LhtbError):
+    error_class = ErrorClass.BASE_IMAGE_MISSING
 
 
 class EnvironmentStartError(LhtbError):

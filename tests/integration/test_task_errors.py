@@ -18,6 +18,7 @@ from lhtb.results.models import TrialResult
 
 BASE = "FROM lhtb/python:bookworm\nWORKDIR /app\n"
 WEIRD_NAME = "..ünï.."
+ABSENT_BASE = "lhtb-test/absent-base:1"  # no registry here serves it: the pull fails at once
 
 
 def _write_task() -> Callable[..., Path]:
@@ -42,6 +43,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, TrialResult]:
     (latin1 / "environment" / "Dockerfile").write_bytes(BASE.encode() + b"# caf\xe9\n")
     write_task(tasks, "copy-missing", dockerfile=BASE + "COPY not-there /app/\n")
     write_task(tasks, "run-fails", dockerfile=BASE + "RUN exit 3\n")
+    write_task(tasks, "missing-base", dockerfile=f"FROM {ABSENT_BASE} AS build\nFROM build\nWORKDIR /app\n")
     write_task(tasks, "missing-user", toml='user = "nosuch"\n')  # appended to the [verifier] table
     write_task(tasks, "user-nobody", toml='user = "nobody"\n')
     write_task(tasks, WEIRD_NAME)
@@ -78,6 +80,18 @@ def test_a_failing_run_step_stays_a_retried_build_error(results: dict[str, Trial
     assert trial.error is not None and trial.error.error_class is ErrorClass.ENVIRONMENT_BUILD
     assert trial.retries == 2
     assert "returned a non-zero code: 3" in trial.error.message
+
+
+def test_a_missing_base_image_names_the_image_and_the_fix_and_is_not_retried(
+    results: dict[str, TrialResult],
+) -> None:
+    trial = results["missing-base"]
+    assert trial.error is not None and trial.error.error_class is ErrorClass.BASE_IMAGE_MISSING, trial.error
+    assert trial.retries == 0 and not trial.error.retryable
+    message = trial.error.message
+    assert f"missing-base/environment/Dockerfile: base image {ABSENT_BASE} is not on this machine" in message
+    assert "lhtb images load" in message and f"docker save {ABSENT_BASE}" in message
+    assert "build," not in message  # the stage named "build" is not an image
 
 
 def test_missing_verifier_user_is_task_invalid(results: dict[str, TrialResult]) -> None:
@@ -142,3 +156,34 @@ class TestWithoutTheEngine:
             assert problem in (dockerfile_problem(dockerfile) or ""), content
         dockerfile.write_bytes(b"\xef\xbb\xbfARG BASE=x\nfrom --platform=linux/amd64 $BASE AS build\n")
         assert dockerfile_problem(dockerfile) is None
+
+
+def test_images_load_brings_a_saved_image_back(tmp_path: Path) -> None:
+    import io
+    import tarfile
+
+    from typer.testing import CliRunner
+
+    from lhtb.cli.app import app
+    from lhtb.environments.docker_client import get_client
+
+    client = get_client()
+    tag = "lhtb-test/loaded-base:1"
+    empty = io.BytesIO()
+    with tarfile.open(fileobj=empty, mode="w"):
+        pass
+    client.images.client.api.import_image_from_data(empty.getvalue(), repository=tag.split(":")[0], tag="1")
+    archive = tmp_path / "base.tar"
+    with archive.open("wb") as stream:
+        for chunk in client.images.get(tag).save(named=True):
+            stream.write(chunk)
+    client.images.remove(tag, force=True)
+    try:
+        result = CliRunner().invoke(app, ["images", "load", str(archive)])
+        assert result.exit_code == 0, result.output
+        assert f"loaded {tag}" in result.output
+        client.images.get(tag)
+        missing = CliRunner().invoke(app, ["images", "load", str(tmp_path / "none.tar")])
+        assert missing.exit_code == 2 and "no such image archive" in " ".join(missing.output.split())
+    finally:
+        client.images.remove(tag, force=True)

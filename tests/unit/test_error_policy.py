@@ -8,6 +8,7 @@ from lhtb.errors import ERROR_POLICY, ErrorClass, ErrorPolicy
 DECIDED: dict[ErrorClass, tuple[bool, bool, bool, bool]] = {
     ErrorClass.TASK_INVALID: (False, False, False, False),
     ErrorClass.ENVIRONMENT_BUILD: (True, False, False, False),
+    ErrorClass.BASE_IMAGE_MISSING: (False, False, False, False),
     ErrorClass.ENVIRONMENT_START: (True, False, False, False),
     ErrorClass.AGENT_SETUP: (True, False, False, False),
     ErrorClass.AGENT_ERROR: (False, True, True, True),

@@ -14,12 +14,14 @@ tasks_app = typer.Typer(no_args_is_help=True, help="Inspect and check tasks.")
 jobs_app = typer.Typer(no_args_is_help=True, help="Inspect and resume jobs.")
 trials_app = typer.Typer(no_args_is_help=True, help="Inspect trials.")
 env_app = typer.Typer(no_args_is_help=True, help="Manage sandboxes.")
-images_app = typer.Typer(no_args_is_help=True, help="Build the offline base images.")
+images_app = typer.Typer(no_args_is_help=True, help="Build or load the offline base images.")
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(jobs_app, name="jobs")
 app.add_typer(trials_app, name="trials")
 app.add_typer(env_app, name="env")
 app.add_typer(images_app, name="images")
+export_app = typer.Typer(no_args_is_help=True, help="Write results in another harness's layout.")
+app.add_typer(export_app, name="export")
 
 
 def _version(value: bool) -> None:
@@ -117,11 +119,17 @@ def run(
 
 
 @tasks_app.command("list")
-def tasks_list(path: Annotated[Path, typer.Option("-p", "--path")] = Path("tasks")) -> None:
-    """List tasks with category, timeouts and validity (invalid tasks name the file and the field)."""
+def tasks_list(
+    path: Annotated[Path, typer.Option("-p", "--path")] = Path("tasks"),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print lhtb.task-list/1 JSON (name, valid, errors, notes) for scripts.")
+    ] = False,
+) -> None:
+    """List tasks with category, timeouts and validity (invalid tasks name the file and the field); exit 1 if any
+    is invalid."""
     from lhtb.cli.commands import tasks_list_command
 
-    raise typer.Exit(tasks_list_command(path))
+    raise typer.Exit(tasks_list_command(path, as_json=as_json))
 
 
 # The QA lock's options, shared by `tasks check` and `tasks audit` (docs/authoring.md, "The QA lock").
@@ -195,6 +203,20 @@ def tasks_markdown(
     from lhtb.cli.qa_commands import markdown_command
 
     raise typer.Exit(markdown_command(reports, out))
+
+
+@tasks_app.command("export")
+def tasks_export(
+    paths: Annotated[list[Path], typer.Argument(help="Task directories or datasets.")],
+    harbor: Annotated[
+        Path, typer.Option("--harbor", help="Write Harbor tasks (stock Harbor 0.26) into this directory.")
+    ],
+    org: Annotated[str, typer.Option("--org", help="The organisation in Harbor's org/name task names.")] = "lhtb",
+) -> None:
+    """Export tasks for stock Harbor: org/name names, lhtb's choices written out, the grading SDK vendored."""
+    from lhtb.cli.commands import tasks_export_command
+
+    raise typer.Exit(tasks_export_command(paths, harbor, org))
 
 
 @tasks_app.command("init")
@@ -309,6 +331,29 @@ def images_bootstrap(
     from lhtb.cli.commands import bootstrap_command
 
     raise typer.Exit(bootstrap_command(force))
+
+
+@images_app.command("load")
+def images_load(
+    archives: Annotated[list[Path], typer.Argument(help="Image archives made by `docker save IMAGE -o FILE.tar`.")],
+) -> None:
+    """Load base images from archives, for machines without a registry (a task's FROM image must be present)."""
+    from lhtb.cli.commands import images_load_command
+
+    raise typer.Exit(images_load_command(archives))
+
+
+@export_app.command("harbor")
+def export_harbor(
+    job_dir: Annotated[Path, typer.Argument(help="An lhtb job directory (jobs/<job>).")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="Where Harbor's layout goes: OUT/<job>/.")] = Path(
+        "harbor-jobs"
+    ),
+) -> None:
+    """Write an lhtb job in Harbor's job layout (Harbor's JobResult and TrialResult models validate it)."""
+    from lhtb.cli.commands import export_harbor_command
+
+    raise typer.Exit(export_harbor_command(job_dir, out))
 
 
 _JOB_DIRS_HELP = "Job directories (jobs/<job>); their trials are pooled per agent."

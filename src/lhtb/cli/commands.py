@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -37,35 +38,80 @@ def _names(items: list[str]) -> str:
     return ", ".join(items[:_MAX_NAMED]) + (f" and {more} more" if more > 0 else "")
 
 
-def tasks_list_command(path: Path) -> int:
+def tasks_list_command(path: Path, *, as_json: bool = False) -> int:
+    from lhtb.tasks.listing import TaskList, listed
     from lhtb.tasks.loader import scan_dataset
 
     try:
         loads = scan_dataset(path)
     except LhtbError as exc:
         return _fail(exc)
-    if not loads:
+    if not loads and not as_json:
         return _fail(ConfigError(f"{path}: no task directories found (a task directory holds task.toml)"))
-    table = Table(title=f"tasks in {markup_safe(path)}")
-    for column in ("task", "category", "difficulty", "agent timeout", "verifier timeout", "valid"):
-        table.add_column(column)
-    invalid = 0
+    invalid = sum(load.task is None for load in loads)
+    if as_json:
+        print(TaskList(tasks=[listed(load) for load in loads]).to_json(), end="")
+        return EXIT_USAGE if not loads else 1 if invalid else 0
+    # Names, levels and timeouts never wrap or get cut (users copy names); categories fold when the terminal is
+    # narrow; errors and notes follow the table, each on its own lines, whole.
+    table = Table(title=f"tasks in {markup_safe(path)}", box=box.SIMPLE_HEAD)
+    table.add_column("task", no_wrap=True)
+    table.add_column("category", overflow="fold")
+    table.add_column("difficulty", no_wrap=True)
+    table.add_column("timeouts", no_wrap=True, justify="right", header_style="bold")
+    table.add_column("valid", no_wrap=True)
+    remarks: list[str] = []
     for load in loads:
+        name = plain(load.name)
         if load.task is None:
-            invalid += 1
-            table.add_row(plain(load.path.name), "", "", "", "", f"[red]no: {markup_safe(load.error)}[/red]")
+            table.add_row(name, "", "", "", "[red]no[/red]")
+            remarks.append(f"[red]{markup_safe(load.name)}:[/red] {markup_safe(load.error)}")
             continue
         config = load.task.config
         table.add_row(
-            plain(load.task.name),
+            name,
             plain(config.metadata.category),
             plain(config.metadata.difficulty),
-            f"{config.agent.timeout_sec:.0f}s",
-            f"{config.verifier.timeout_sec:.0f}s",
+            f"{config.agent.timeout_sec:.0f}s/{config.verifier.timeout_sec:.0f}s",
             "[green]yes[/green]",
         )
+        remarks.extend(f"[yellow]{markup_safe(load.name)} (note):[/yellow] {markup_safe(n)}" for n in load.task.notes)
     console.print(table)
+    console.print("timeouts: the agent's / the verifier's")
+    for remark in remarks:
+        console.print(remark, soft_wrap=True)
     return 1 if invalid else 0
+
+
+def tasks_export_command(paths: list[Path], out_dir: Path, org: str) -> int:
+    """Export every valid task under ``paths``; an invalid one is named and fails the command (exit 2)."""
+    from lhtb.harbor.task_export import export_task, harbor_name
+    from lhtb.tasks.loader import refuse_duplicate_names, scan_dataset
+
+    try:
+        loads = refuse_duplicate_names([load for path in paths for load in scan_dataset(path)])
+    except LhtbError as exc:
+        return _fail(exc)
+    if not loads:
+        return _fail(ConfigError(f"{', '.join(map(str, paths))}: no task directories found"))
+    invalid = [load for load in loads if load.task is None]
+    for load in invalid:
+        err_console.print(f"[red]not exported:[/red] {markup_safe(load.path)}: {markup_block(load.error)}")
+    seen: dict[str, Path] = {}
+    for load in loads:
+        if load.task is not None and seen.setdefault(load.task.path.name, load.task.path) != load.task.path:
+            other = seen[load.task.path.name]
+            return _fail(ConfigError(f"{load.task.path} and {other}: both would be exported as {load.task.path.name}/"))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for load in loads:
+        if load.task is None:
+            continue
+        try:
+            dest = export_task(load.task, out_dir, org=org)
+        except LhtbError as exc:
+            return _fail(exc)
+        console.print(f"{markup_safe(harbor_name(load.task, org))} -> {markup_safe(dest)}", soft_wrap=True)
+    return EXIT_USAGE if invalid else 0
 
 
 def require_tasks(paths: list[Path]) -> int | None:
@@ -350,6 +396,29 @@ def gc_command(images: bool, dry_run: bool) -> int:
     console.print(f"{verb} {len(report.containers)} container(s): {', '.join(report.containers) or '-'}")
     if images:
         console.print(f"{verb} {len(report.images)} task image(s): {', '.join(report.images) or '-'}")
+    return 0
+
+
+def export_harbor_command(job_dir: Path, out_dir: Path) -> int:
+    from lhtb.harbor.results_export import export_job
+
+    try:
+        dest = export_job(job_dir, out_dir)
+    except LhtbError as exc:
+        return _fail(exc)
+    console.print(f"{markup_safe(job_dir)} -> {markup_safe(dest)} (Harbor's job layout)", soft_wrap=True)
+    return 0
+
+
+def images_load_command(archives: list[Path]) -> int:
+    from lhtb.environments.images import load_images
+
+    for archive in archives:
+        try:
+            loaded = load_images(archive)
+        except LhtbError as exc:
+            return _fail(exc)
+        console.print(f"{markup_safe(archive)}: loaded {markup_safe(', '.join(loaded) or 'nothing')}", soft_wrap=True)
     return 0
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from lhtb.environments.docker_client import LABEL_CONTENT_HASH, LABEL_MANAGED, get_client
-from lhtb.errors import EnvironmentBuildError, TaskInvalidError
+from lhtb.errors import BaseImageMissingError, EnvironmentBuildError, TaskInvalidError
 
 BASE_IMAGE = "lhtb/base:bookworm"
 PYTHON_IMAGE = "lhtb/python:bookworm"
@@ -120,8 +120,11 @@ def _run_build(*, log: Logger, dockerfile: Path | None = None, **kwargs: object)
             if "stream" in chunk:
                 output.append(chunk["stream"])
             if "error" in chunk:
-                _raise_build_error(str(chunk["error"]).strip(), "".join(output)[-3000:], dockerfile)
+                error = str(chunk["error"]).strip()
+                _raise_if_base_missing(error, dockerfile)
+                _raise_build_error(error, "".join(output)[-3000:], dockerfile)
     except docker.errors.APIError as exc:
+        _raise_if_base_missing(str(exc.explanation or exc).strip(), dockerfile)
         # A 4xx answer to the build request is the engine refusing the Dockerfile before any step ran (parse
         # error, empty file, no stage): every parameter but the Dockerfile is ours and valid.
         explanation = str(exc.explanation or exc).strip()
@@ -138,6 +141,39 @@ _TASK_BUILD_ERRORS = re.compile(
 )
 
 
+def base_images(dockerfile_text: str) -> list[str]:
+    """The images the Dockerfile builds from: every FROM but ``scratch``, earlier stages and ``$ARG`` forms."""
+    stages: set[str] = set()
+    bases: list[str] = []
+    for match in _FROM_STAGE_RE.finditer(dockerfile_text):
+        reference, stage = match.group(1), match.group(2)
+        if reference.lower() not in stages and reference != "scratch" and "$" not in reference:
+            bases.append(reference)
+        if stage:
+            stages.add(stage.lower())
+    return list(dict.fromkeys(bases))
+
+
+def missing_base_images(dockerfile: Path) -> list[str]:
+    return [base for base in base_images(_read_dockerfile(dockerfile)) if _base_image_id(base) == "missing"]
+
+
+def _raise_if_base_missing(error: str, dockerfile: Path | None) -> None:
+    """A failed build whose base image is still not here failed pulling it: no retry brings it, say the fix."""
+    if dockerfile is None:
+        return
+    missing = missing_base_images(dockerfile)
+    if not missing:
+        return
+    images = ", ".join(missing)
+    cause = error.splitlines()[0] if error else "the build failed"
+    raise BaseImageMissingError(
+        f"{dockerfile}: base image {images} is not on this machine and could not be pulled ({cause}). "
+        f"Load it from a file made with `docker save {missing[0]} -o image.tar` on a machine that has it: "
+        '`lhtb images load image.tar` (docs/images.md, "Machines without a registry")'
+    )
+
+
 def _raise_build_error(error: str, tail: str, dockerfile: Path | None) -> None:
     if dockerfile is not None and _TASK_BUILD_ERRORS.match(error):
         raise TaskInvalidError(f"{dockerfile}: the build failed: {error}")
@@ -145,9 +181,27 @@ def _raise_build_error(error: str, tail: str, dockerfile: Path | None) -> None:
     raise EnvironmentBuildError(f"{where}docker build failed: {error}\n{tail}")
 
 
+def load_images(archive: Path) -> list[str]:
+    """``docker load`` of an image archive (``docker save`` output): how base images reach a machine with no
+    registry. Returns the tags (or ids) loaded; a missing or unreadable archive is a ConfigError naming it."""
+    import docker
+
+    from lhtb.errors import ConfigError
+
+    if not archive.is_file():
+        raise ConfigError(f"{archive}: no such image archive (make one with `docker save IMAGE -o FILE.tar`)")
+    try:
+        with archive.open("rb") as stream:
+            images = get_client().images.load(stream)
+    except docker.errors.APIError as exc:
+        raise ConfigError(f"{archive}: the Docker engine could not load it: {exc.explanation or exc}") from None
+    return [tag for image in images for tag in (image.tags or [image.short_id])]
+
+
 # ---- task images -------------------------------------------------------------------------------------------
 
 _FROM_RE = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)", re.IGNORECASE | re.MULTILINE)
+_FROM_STAGE_RE = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?", re.IGNORECASE | re.MULTILINE)
 
 
 def dockerfile_problem(dockerfile: Path) -> str | None:

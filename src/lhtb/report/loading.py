@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from lhtb.errors import ConfigError
+from lhtb.harbor.results_import import is_harbor_job
 from lhtb.metrics.rows import TrialRow, job_flags, to_row
 from lhtb.report.models import JobInfo
 from lhtb.report.rows_fast import row_from_json
@@ -150,6 +151,34 @@ def _trial_dirs(trials_dir: Path) -> list[str]:
         return sorted(entry.path for entry in entries if entry.is_dir())
 
 
+def _load_harbor(job_dir: Path, loaded: LoadedJobs, curves: bool) -> JobInfo:
+    """A Harbor job's trials as rows (lhtb.harbor.results_import says how each field maps)."""
+    from datetime import UTC, datetime
+
+    from lhtb.harbor.results_import import load_harbor_job
+
+    try:
+        config, results, problems, unfinished = load_harbor_job(job_dir)
+    except (ValidationError, ValueError) as exc:
+        raise ConfigError(f"{job_dir / 'config.json'}: invalid Harbor job config: {exc}") from exc
+    multiplier = config.agent_timeout_multiplier or config.timeout_multiplier
+    flags = () if multiplier == 1.0 else (f"timeout-x{multiplier:g}",)
+    rows = [to_row(result, flags, with_curve=curves) for result in results]
+    loaded.rows.extend(rows)
+    loaded.problems.extend(problems)
+    started = min((result.started_at for result in results), default=None)
+    created = started or datetime.fromtimestamp((job_dir / "config.json").stat().st_mtime, UTC)
+    return JobInfo(
+        job_name=config.job_name,
+        path=str(job_dir),
+        created_at=created,
+        agent_timeout_multiplier=multiplier,
+        n_results=len(rows),
+        n_unfinished=unfinished,
+        flags=[*flags, "harbor"],
+    )
+
+
 def load_jobs(
     job_dirs: list[Path],
     *,
@@ -171,6 +200,9 @@ def load_jobs(
         if resolved in seen:
             continue
         seen.add(resolved)
+        if is_harbor_job(job_dir):
+            loaded.jobs.append(_load_harbor(job_dir, loaded, curves))
+            continue
         config = _read_config(job_dir)
         flags = job_flags(config)
         rows, problems, unfinished = _load_all(_trial_dirs(job_dir / "trials"), flags, workers, curves, full_validation)

@@ -60,8 +60,31 @@ def _load_trial(trial_dir: Path, taken: set[str]) -> TrialEntry:
     return entry
 
 
+def _load_harbor_job(job_dir: Path, taken_slugs: set[str]) -> JobEntry:
+    """A Harbor job's trials as lhtb results (lhtb.harbor.results_import), each unreadable one with its reason."""
+    from lhtb.harbor.results_import import lhtb_job_config, load_harbor_job
+
+    config, results, problems, _unfinished = load_harbor_job(job_dir)
+    job = JobEntry(
+        dir=job_dir, config=lhtb_job_config(config, results, job_dir), slug=_slug(config.job_name, taken_slugs)
+    )
+    taken: set[str] = set()
+    job.trials = [
+        TrialEntry(dir=job_dir / r.trial_name, page=_slug(r.trial_name, taken) + ".html", result=r) for r in results
+    ]
+    for problem in problems:
+        path, _, reason = problem.partition(": ")
+        trial_dir = Path(path).parent
+        job.trials.append(TrialEntry(dir=trial_dir, page=_slug(trial_dir.name, taken) + ".html", problem=reason))
+    return job
+
+
 def load_job(job_dir: Path, taken_slugs: set[str]) -> JobEntry:
-    """A job's config and every trial directory's result (or why it has none)."""
+    """A job's config and every trial directory's result (or why it has none); Harbor jobs too."""
+    from lhtb.harbor.results_import import is_harbor_job
+
+    if is_harbor_job(job_dir):
+        return _load_harbor_job(job_dir, taken_slugs)
     layout = JobLayout(job_dir)
     config = JobConfig.model_validate_json(layout.config.read_bytes())
     job = JobEntry(dir=job_dir, config=config, slug=_slug(config.job_name, taken_slugs))

@@ -15,6 +15,7 @@ from lhtb.results.scoring import FULL_PASS_THRESHOLD, PASS_THRESHOLD, counted_re
 WITHOUT_REWARD: dict[ErrorClass, float | None] = {
     ErrorClass.TASK_INVALID: None,
     ErrorClass.ENVIRONMENT_BUILD: None,
+    ErrorClass.BASE_IMAGE_MISSING: None,
     ErrorClass.ENVIRONMENT_START: None,
     ErrorClass.AGENT_SETUP: None,
     ErrorClass.AGENT_ERROR: 0.0,

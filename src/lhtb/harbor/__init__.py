@@ -1,0 +1,1 @@
+"""Harbor interoperability: lhtb's tasks exported for stock Harbor, and job results in either's layout."""
