@@ -9,6 +9,27 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 
 
+def _with_lhtb_choices(text: str) -> str:
+    """``text`` with ``environment_mode = "separate"`` and ``allow_internet = false`` where it is silent on them
+    (as every bundled task is explicit); text that is not valid TOML is left for the test that wrote it."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        doc = tomlkit.parse(text)
+    except TOMLKitError:
+        return text
+    verifier = doc.setdefault("verifier", tomlkit.table())
+    environment = doc.setdefault("environment", tomlkit.table())
+    agent = doc.get("agent", {})
+    if isinstance(verifier, dict) and "environment_mode" not in verifier and "environment" not in verifier:
+        verifier["environment_mode"] = "separate"
+    networked = ("network_mode", "allow_internet")
+    if isinstance(environment, dict) and not any(k in environment for k in networked) and "network_mode" not in agent:
+        environment["allow_internet"] = False
+    return tomlkit.dumps(doc)
+
+
 def write_task(
     root: Path,
     name: str,
@@ -20,15 +41,18 @@ def write_task(
     top: str = "",
     agent_timeout: float = 60,
     verifier_timeout: float = 60,
+    lhtb_choices: bool = True,
 ) -> Path:
     """A minimal Harbor-layout task; its default verifier gives 1.0 iff /app/out.txt holds "hello".
 
-    ``top`` holds top-level task.toml keys, ``toml`` tables appended after the defaults.
+    ``top`` holds top-level task.toml keys, ``toml`` tables appended after the defaults. With ``lhtb_choices``
+    the task states what lhtb's own tasks state (a separate verifier, no network) unless ``toml`` says otherwise;
+    without it the task is silent and gets Harbor's defaults.
     """
     task = root / name
     for sub in ("environment", "tests", "solution"):
         (task / sub).mkdir(parents=True, exist_ok=True)
-    (task / "task.toml").write_text(
+    text = (
         top
         + textwrap.dedent(
             f"""\
@@ -42,6 +66,7 @@ def write_task(
         )
         + toml
     )
+    (task / "task.toml").write_text(_with_lhtb_choices(text) if lhtb_choices else text)
     (task / "instruction.md").write_text(f"Task {name}: write hello to /app/out.txt\n")
     (task / "environment" / "Dockerfile").write_text(dockerfile)
     if test_sh is None:

@@ -102,3 +102,82 @@ def test_stock_harbor_scores_the_exported_samples_as_lhtb(exported: Path, tmp_pa
         for name in SAMPLES
     )
     assert {row.category for row in loaded.rows} == {"software-engineering", "professional-workflows"}
+
+
+def test_a_task_made_by_harbor_init_runs_in_lhtb(tmp_path: Path) -> None:
+    """`harbor init` (separate verifier built from tests/Dockerfile, FROM ubuntu:24.04) plus the task's content;
+    ubuntu is not on this machine, so the job substitutes lhtb's base image (recorded, flagged)."""
+    import tomlkit
+    from helpers import run
+
+    from lhtb.environments.docker_client import get_client
+
+    tasks = tmp_path / "tasks"
+    subprocess.run(
+        [str(HARBOR_BIN / "harbor"), "init", "acme/hello", "-t", "--no-pytest", "-o", str(tasks)],
+        check=True,
+        capture_output=True,
+        env=HARBOR_ENV,
+    )
+    task = tasks / "hello"
+    assert (task / "tests" / "Dockerfile").is_file()  # Harbor's bundled verifier image
+    (task / "instruction.md").write_text("Write hello to /app/greeting.txt.\n")
+    (task / "solution" / "solve.sh").write_text("#!/bin/bash\necho hello > /app/greeting.txt\n")
+    verifier_dockerfile = task / "tests" / "Dockerfile"
+    verifier_dockerfile.write_text(verifier_dockerfile.read_text() + "\nRUN echo bundled > /verifier-marker\n")
+    check = '[ -e /verifier-marker ] && [ "$(cat /app/greeting.txt 2>/dev/null)" = hello ] && echo 1 > /logs/verifier/reward.txt'
+    (task / "tests" / "test.sh").write_text(f"#!/bin/bash\n{check} || echo 0 > /logs/verifier/reward.txt\n")
+    config = tomlkit.parse((task / "task.toml").read_text())
+    config["artifacts"] = ["/app/greeting.txt"]  # what Harbor's separate verifier receives
+    config["environment"]["network_mode"] = "no-network"  # the task needs none (Harbor init says public)
+    (task / "task.toml").write_text(tomlkit.dumps(config))
+
+    substitutes = {"ubuntu:24.04": "lhtb/base:bookworm"}
+    _job, trials = run(tasks, tmp_path / "jobs", ("oracle", "nop"), base_images=substitutes)
+    by_agent = {t.agent.name: t for t in trials.values()}
+    assert by_agent["oracle"].reward == 1.0, by_agent["oracle"].error
+    assert by_agent["nop"].reward == 0.0, by_agent["nop"].error
+    assert by_agent["oracle"].verifier_mode == "separate" and by_agent["oracle"].spec.base_images == substitutes
+    built = {image.labels.get("lhtb.task") for image in get_client().images.list(filters={"label": "lhtb.task"})}
+    assert "acme/hello (verifier)" in built  # and the verifier ran in it: test.sh required its marker
+
+
+def test_harbor_view_serves_an_exported_lhtb_job(tmp_path: Path) -> None:
+    """`harbor view` (loopback) lists an lhtb job exported with `lhtb export harbor`, with lhtb's counted rewards."""
+    import socket
+    import time
+    import urllib.request
+
+    from lhtb.harbor.results_export import export_job
+
+    fixture = REPO / "tests" / "fixtures" / "v1-job"
+    export_job(fixture, tmp_path / "jobs")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [str(HARBOR_BIN / "harbor"), "view", str(tmp_path / "jobs"), "--port", str(port), "--no-build", "--jobs"],
+        env=HARBOR_ENV,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        jobs = None
+        for _ in range(120):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/jobs", timeout=2) as answer:
+                    jobs = json.loads(answer.read())
+                break
+            except OSError:
+                time.sleep(0.25)
+        assert jobs is not None, "harbor view did not answer"
+        (job,) = jobs["items"]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/jobs/{job['name']}/trials", timeout=5) as answer:
+            trials = json.loads(answer.read())["items"]
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    from lhtb.report.loading import load_jobs
+
+    expected = {row.trial_name: row.reward for row in load_jobs([fixture]).rows}
+    assert {trial["name"]: trial["reward"] for trial in trials} == expected

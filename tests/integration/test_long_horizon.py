@@ -73,7 +73,7 @@ def test_poller_finds_no_grader_files(make_task, tmp_path: Path, mode: str) -> N
     )
     if mode == "shared":
         toml = path / "task.toml"
-        toml.write_text(toml.read_text().replace("[verifier]\n", '[verifier]\nenvironment_mode = "shared"\n', 1))
+        toml.write_text(toml.read_text().replace('environment_mode = "separate"', 'environment_mode = "shared"'))
     job = f"poll-{mode}"
     _job, trials = run(make_task.root, tmp_path / "jobs", ("scripted_agents:PollsForGrader",), name=job)
     result = next(iter(trials.values()))

@@ -104,7 +104,7 @@ def test_resume_comes_a_fixed_pause_after_the_stop_whatever_grading_took(make_ta
     )
     if mode == "shared":
         toml = path / "task.toml"
-        toml.write_text(toml.read_text().replace("[verifier]\n", '[verifier]\nenvironment_mode = "shared"\n', 1))
+        toml.write_text(toml.read_text().replace('environment_mode = "separate"', 'environment_mode = "shared"'))
     started = time.monotonic()
     _job, trials = run(
         make_task.root,

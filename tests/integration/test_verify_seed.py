@@ -23,7 +23,7 @@ def test_each_trial_gets_its_seed_and_the_verifier_sees_it(tmp_path: Path, mode:
     )
     if mode == "shared":
         toml = root / "task.toml"
-        toml.write_text(toml.read_text().replace("[verifier]\n", '[verifier]\nenvironment_mode = "shared"\n'))
+        toml.write_text(toml.read_text().replace('environment_mode = "separate"', 'environment_mode = "shared"'))
     _job, trials = run(tmp_path / "tasks", tmp_path / "jobs", ("oracle", "baseline"), attempts=2, verify_seed=99)
     assert len(trials) == 4
     for name, result in trials.items():

@@ -87,6 +87,14 @@ def run(
             "each trial derives its own from it, its task and its attempt.",
         ),
     ] = None,
+    base_image: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--base-image",
+            help="FROM=TO: build the tasks' images from TO where their Dockerfile names FROM (a machine without "
+            "a registry); recorded per trial, the job's rows are flagged. Repeatable.",
+        ),
+    ] = None,
 ) -> None:
     """Run agents on tasks and print a leaderboard.
 
@@ -114,6 +122,7 @@ def run(
         checkpoint_interval_sec=checkpoint_interval,
         feedback_pause_sec=feedback_pause,
         verify_seed=verify_seed,
+        base_images=base_image or [],
     )
     raise typer.Exit(run_command(options))
 

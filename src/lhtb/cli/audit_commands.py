@@ -81,7 +81,7 @@ def audit_command(
     tasks = [load.task for load in loads if load.task is not None]
     if task_specific:
         exploits = [name for name in exploits or EXPLOITS if EXPLOITS[name].task_specific]
-        modes = modes or sorted({task.config.verifier.environment_mode for task in tasks})
+        modes = modes or sorted({task.config.verifier.mode for task in tasks})
     settings = AuditSettings(
         budget_sec=budget_sec,
         checkpoint_interval_sec=checkpoint_sec,

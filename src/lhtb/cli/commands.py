@@ -222,6 +222,23 @@ class RunOptions:
     checkpoint_interval_sec: float | None = None
     feedback_pause_sec: float | None = None
     verify_seed: int | None = None
+    base_images: list[str] = field(default_factory=list)
+
+
+def _base_images(pairs: list[str]) -> dict[str, str]:
+    """``FROM=TO`` pairs; the substitute must be on this machine (that is the point of substituting)."""
+    from lhtb.environments.images import missing_images
+
+    mapping: dict[str, str] = {}
+    for pair in pairs:
+        old, sep, new = pair.partition("=")
+        if not sep or not old.strip() or not new.strip() or old.strip() == new.strip():
+            raise ConfigError(f"--base-image {pair!r}: expected FROM=TO, two different image references")
+        mapping[old.strip()] = new.strip()
+    absent = missing_images(sorted(set(mapping.values())))
+    if absent:
+        raise ConfigError(f"--base-image: {', '.join(absent)} is not on this machine (`lhtb images load FILE.tar`)")
+    return mapping
 
 
 def _agent_specs(options: RunOptions) -> list[AgentSpec]:
@@ -290,6 +307,7 @@ def run_command(options: RunOptions) -> int:
             checkpoint_interval_sec=options.checkpoint_interval_sec,
             feedback_pause_sec=options.feedback_pause_sec,
             verify_seed=options.verify_seed,
+            base_images=_base_images(options.base_images),
         )
         target = options.output / config.job_name
         if (target / "config.json").exists():

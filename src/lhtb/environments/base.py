@@ -32,6 +32,14 @@ class ExecResult:
     output_truncated: bool = False  # a stream outgrew the capture cap; a marker line says how much was dropped
 
 
+def command_timed_out(*, host_killed: bool, elapsed: float, timeout_sec: float | None, exit_code: int | None) -> bool:
+    """Whether a command ran out of time, by the harness's clock: the host killed it, or the deadline passed and
+    the in-container ``timeout`` fired (124 TERM, 137 KILL after the grace; before the deadline those codes are
+    the command's own). The clock starts before the in-container one, so a fired ``timeout`` implies elapsed."""
+    deadline_passed = timeout_sec is not None and elapsed >= timeout_sec
+    return host_killed or (deadline_passed and exit_code in (124, 137, None))
+
+
 class FreezeError(LhtbError):
     """The sandbox could not be frozen this time (the cgroup freezer gives up while processes churn); callers
     retry. Its class stays a harness error: an environment that never freezes is the infrastructure's fault."""
@@ -152,6 +160,14 @@ class EnvironmentProvider(Protocol):
 
     async def prepare_image(self, task: Task) -> tuple[str, bool]:
         """The image reference for ``task`` and whether it was built now (False: reused)."""
+        ...
+
+    async def prepare_verifier_image(self, task: Task) -> tuple[str, bool]:
+        """The image of a bundled verifier (``task.verifier_image_dir``), built like the task's."""
+        ...
+
+    async def image_workdir(self, image: str) -> str:
+        """The image's working directory (Dockerfile WORKDIR; "/" when it sets none): a silent task's workdir."""
         ...
 
     def create(self, spec: ContainerSpec) -> Environment: ...

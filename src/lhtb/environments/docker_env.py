@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from lhtb.environments.base import ContainerSpec, ExecResult, FreezeError
+from lhtb.environments.base import ContainerSpec, ExecResult, FreezeError, command_timed_out
 from lhtb.environments.cgroup_cpu import CpuFile, cpu_file_for_pid
 from lhtb.environments.docker_client import (
     LABEL_JOB,
@@ -159,10 +159,9 @@ class DockerEnvironment:
             await in_engine_thread(self._host_kill, exec_id)
             raise
         elapsed = time.monotonic() - started
-        # `timeout` exits 124 (TERM) or 137 (KILL after the grace) once it fired; before the deadline those codes
-        # are the command's own. `started` precedes the in-container clock, so a fired `timeout` implies elapsed.
-        deadline_passed = timeout_sec is not None and elapsed >= timeout_sec
-        timed_out = host_killed or (deadline_passed and exit_code in (124, 137, None))
+        timed_out = command_timed_out(
+            host_killed=host_killed, elapsed=elapsed, timeout_sec=timeout_sec, exit_code=exit_code
+        )
         return ExecResult(
             exit_code=None if timed_out else exit_code,
             stdout=captured.stdout,
@@ -345,7 +344,25 @@ class DockerProvider:
         from lhtb.environments.images import ensure_task_image
 
         timeout = task.config.environment.build_timeout_sec
-        return await ensure_task_image(task.name, task.environment_dir, timeout_sec=timeout)
+        return await ensure_task_image(
+            task.name, task.environment_dir, timeout_sec=timeout, base_images=dict(task.base_images)
+        )
+
+    async def prepare_verifier_image(self, task: Task) -> tuple[str, bool]:
+        from lhtb.environments.images import ensure_task_image
+
+        assert task.verifier_image_dir is not None
+        timeout = task.config.environment.build_timeout_sec
+        return await ensure_task_image(
+            f"{task.name} (verifier)", task.verifier_image_dir, timeout_sec=timeout, base_images=dict(task.base_images)
+        )
+
+    async def image_workdir(self, image: str) -> str:
+        def read() -> str:
+            config = get_client().images.get(image).attrs.get("Config") or {}
+            return str(config.get("WorkingDir") or "/")
+
+        return await in_engine_thread(read)
 
     def create(self, spec: ContainerSpec) -> DockerEnvironment:
         return DockerEnvironment(spec)

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lhtb.environments.base import ContainerSpec, ExecResult
+from lhtb.environments.base import ContainerSpec, ExecResult, command_timed_out
 from lhtb.environments.exec_stream import BoundedBuffer
 from lhtb.environments.tarsafe import (
     MAX_ARTIFACT_BYTES,
@@ -128,8 +128,9 @@ class FakeEnvironment:
             self._running.discard(process.pid)
         elapsed = time.monotonic() - started
         exit_code = process.returncode
-        deadline_passed = timeout_sec is not None and elapsed >= timeout_sec
-        timed_out = host_killed or (deadline_passed and exit_code in (124, 137, None))
+        timed_out = command_timed_out(
+            host_killed=host_killed, elapsed=elapsed, timeout_sec=timeout_sec, exit_code=exit_code
+        )
         return ExecResult(
             exit_code=None if timed_out else exit_code,
             stdout=out.data().decode("utf-8", "replace"),
@@ -191,11 +192,20 @@ class FakeEnvironment:
     async def stop(self) -> None:
         if self.stopped:
             return
+        self._halt()
+        self._thawed.set()  # in the loop's thread: an asyncio.Event is not thread-safe
+        await asyncio.to_thread(shutil.rmtree, self.root, True)
+
+    def halt(self) -> None:
+        """``stop`` for a thread without the loop (the provider's blocking clean-up): kill, remove the root."""
+        if not self.stopped:
+            self._halt()
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def _halt(self) -> None:
         self.stopped = True
         for group in list(self._running):
             _kill_group(group)
-        self._thawed.set()
-        await asyncio.to_thread(shutil.rmtree, self.root, True)
 
 
 async def _drain(stream: asyncio.StreamReader, buffer: BoundedBuffer) -> None:
@@ -216,14 +226,22 @@ def _kill_group(group: int) -> None:
 class FakeProvider:
     """Fake sandboxes under ``root``; every sandbox it made is kept in ``created`` for tests to inspect."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, image_workdir: str = "/app") -> None:
         self.root = root
+        self._image_workdir = image_workdir  # what the fake "image" says for a task silent on its workdir
         self.created: list[FakeEnvironment] = []
         self.images: list[str] = []  # the tasks whose image was asked for
 
     async def prepare_image(self, task: Task) -> tuple[str, bool]:
         self.images.append(task.name)
         return FAKE_IMAGE, False
+
+    async def prepare_verifier_image(self, task: Task) -> tuple[str, bool]:
+        self.images.append(f"{task.name} (verifier)")
+        return FAKE_IMAGE, False
+
+    async def image_workdir(self, image: str) -> str:
+        return self._image_workdir
 
     def create(self, spec: ContainerSpec) -> FakeEnvironment:
         env = FakeEnvironment(spec, self.root / spec.name)
@@ -240,8 +258,5 @@ class FakeProvider:
     def remove_owned(self, *, job: str | None = None, owner_pid: int | None = None) -> int:
         leftovers = [env for env in self.alive() if job is None or env.spec.job == job]
         for env in leftovers:
-            env.stopped = True
-            for group in list(env._running):
-                _kill_group(group)
-            shutil.rmtree(env.root, ignore_errors=True)
+            env.halt()
         return len(leftovers)

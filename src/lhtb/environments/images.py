@@ -154,8 +154,12 @@ def base_images(dockerfile_text: str) -> list[str]:
     return list(dict.fromkeys(bases))
 
 
+def missing_images(references: list[str]) -> list[str]:
+    return [reference for reference in references if _base_image_id(reference) == "missing"]
+
+
 def missing_base_images(dockerfile: Path) -> list[str]:
-    return [base for base in base_images(_read_dockerfile(dockerfile)) if _base_image_id(base) == "missing"]
+    return missing_images(base_images(read_dockerfile(dockerfile)))
 
 
 def _raise_if_base_missing(error: str, dockerfile: Path | None) -> None:
@@ -208,13 +212,13 @@ def dockerfile_problem(dockerfile: Path) -> str | None:
     """Why ``dockerfile`` cannot build whatever the engine does (missing, empty, not UTF-8, no FROM), as a
     message naming the file; None when it looks buildable. Cheap: ``tasks list`` can call it for every task."""
     try:
-        _read_dockerfile(dockerfile)
+        read_dockerfile(dockerfile)
     except TaskInvalidError as exc:
         return str(exc)
     return None
 
 
-def _read_dockerfile(dockerfile: Path) -> str:
+def read_dockerfile(dockerfile: Path) -> str:
     """The Dockerfile's text; :class:`TaskInvalidError` naming the file when it cannot be a valid one."""
     try:
         data = dockerfile.read_bytes()
@@ -238,7 +242,7 @@ def _read_dockerfile(dockerfile: Path) -> str:
 
 def context_hash(environment_dir: Path) -> str:
     """Hash of every file's path, mode and bytes in the build context, plus the ids of the base images."""
-    dockerfile = _read_dockerfile(environment_dir / "Dockerfile")
+    dockerfile = read_dockerfile(environment_dir / "Dockerfile")
     digest = hashlib.sha256()
     for path in sorted(environment_dir.rglob("*")):
         relative = path.relative_to(environment_dir).as_posix()
@@ -281,10 +285,44 @@ _build_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asy
 )
 
 
+def substitute_bases(dockerfile_text: str, substitutes: dict[str, str]) -> str:
+    """The Dockerfile with each FROM image in ``substitutes`` replaced (earlier stages and other lines unchanged)."""
+    stages: set[str] = set()
+
+    def swap(match: re.Match[str]) -> str:
+        reference, stage = match.group(1), match.group(2)
+        replacement = reference if reference.lower() in stages else substitutes.get(reference, reference)
+        if stage:
+            stages.add(stage.lower())
+        start, end = match.start(1) - match.start(), match.end(1) - match.start()
+        return match.group(0)[:start] + replacement + match.group(0)[end:]
+
+    return _FROM_STAGE_RE.sub(swap, dockerfile_text)
+
+
+def _substituted_context(environment_dir: Path, substitutes: dict[str, str], into: Path) -> Path:
+    """A copy of the build context whose Dockerfile builds from the substitutes (its hash, and tag, differ)."""
+    context = into / "context"
+    shutil.copytree(environment_dir, context, symlinks=True)
+    dockerfile = context / "Dockerfile"
+    dockerfile.write_text(substitute_bases(read_dockerfile(dockerfile), substitutes), encoding="utf-8")
+    return context
+
+
 async def ensure_task_image(
-    task_name: str, environment_dir: Path, *, timeout_sec: float, log: Logger = lambda _m: None
+    task_name: str,
+    environment_dir: Path,
+    *,
+    timeout_sec: float,
+    log: Logger = lambda _m: None,
+    base_images: dict[str, str] | None = None,
 ) -> tuple[str, bool]:
-    """The tag of the task's image, building it only when no image with the same content hash exists."""
+    """The tag of the task's image, building it only when no image with the same content hash exists; with
+    ``base_images``, from a copy of the context whose Dockerfile builds from those instead."""
+    if base_images:
+        with tempfile.TemporaryDirectory(prefix="lhtb-base-") as scratch:
+            context = _substituted_context(environment_dir, base_images, Path(scratch))
+            return await ensure_task_image(task_name, context, timeout_sec=timeout_sec, log=log)
     content = await asyncio.to_thread(context_hash, environment_dir)
     tag = task_image_tag(task_name, content)
     locks = _build_locks.setdefault(asyncio.get_running_loop(), {})

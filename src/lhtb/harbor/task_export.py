@@ -87,22 +87,27 @@ def harbor_toml(task: Task, org: str) -> str:
     """The task's ``task.toml`` with a Harbor name and lhtb's effective choices written out."""
     config = task.config
     text = (task.path / "task.toml").read_text(encoding="utf-8")
-    if "artifacts" not in tomllib.loads(text):  # lhtb's default, a top-level key: before every table
+    from_image = config.environment.workdir_from_image  # then Harbor's rule is lhtb's: nothing to write out
+    if "artifacts" not in tomllib.loads(text) and not from_image:  # a top-level key: before every table
         artifacts = json.dumps([config.environment.workdir])
         text = f"artifacts = {artifacts}  # lhtb's default: the workdir\n" + text
     doc = tomlkit.parse(text)
     _table(doc, "task")["name"] = harbor_name(task, org)
     env = config.environment
     environment = _table(doc, "environment")
+    if env.effective_network == "none":  # enforced by NO_NETWORK_COMPOSE instead: Harbor would refuse the task
+        for key in ("allow_internet", "network_mode"):
+            if key in environment:
+                del environment[key]
     for key, value in (
-        ("workdir", env.workdir),
+        *((("workdir", env.workdir),) if not from_image else ()),
         ("cpus", env.cpus),
         ("memory_mb", env.memory_mb),
         ("build_timeout_sec", env.build_timeout_sec),
     ):
         _set_default(environment, key, value)
     verifier = _table(doc, "verifier")
-    _set_default(verifier, "environment_mode", config.verifier.environment_mode)
+    _set_default(verifier, "environment_mode", config.verifier.mode)
     _set_default(verifier, "timeout_sec", config.verifier.timeout_sec)
     _set_default(_table(doc, "agent"), "timeout_sec", config.agent.timeout_sec)
     return tomlkit.dumps(doc)

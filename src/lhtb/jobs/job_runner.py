@@ -84,6 +84,7 @@ def new_job_config(
     late_feedback: Literal["cut", "wait"] = "cut",
     feedback_mode: FeedbackMode = "binary",
     verify_seed: int | None = None,
+    base_images: dict[str, str] | None = None,
 ) -> JobConfig:
     """A new job's config; the overrides of the tasks' [agent] settings default to "use the task's"."""
     loads = select_tasks(scan_dataset(dataset), task_names)
@@ -107,6 +108,7 @@ def new_job_config(
         late_feedback=late_feedback,
         feedback_mode=feedback_mode,
         verify_seed=new_job_seed() if verify_seed is None else verify_seed,
+        base_images=base_images or {},
         lhtb_version=lhtb.__version__,
     )
 
@@ -235,6 +237,8 @@ class JobRunner:
     def _trial_plan(self, trial: PlannedTrial, retries: int) -> TrialPlan:
         task = trial.load.task
         assert task is not None
+        if self.config.base_images:
+            task = task.with_base_images(self.config.base_images)
         return TrialPlan.new(
             task,
             self.layout.trial_dir(trial.name),

@@ -40,10 +40,12 @@ class TrialRow(NamedTuple):
 
 
 def job_flags(config: JobConfig | None) -> tuple[str, ...]:
-    """Flags every trial of a job inherits: non-default timeouts make results incomparable."""
-    if config is None or config.agent_timeout_multiplier == 1.0:
+    """Flags every trial of a job inherits: non-default timeouts, and replaced base images (the tasks were
+    changed), make results incomparable."""
+    if config is None:
         return ()
-    return (f"timeout-x{config.agent_timeout_multiplier:g}",)
+    flags = () if config.agent_timeout_multiplier == 1.0 else (f"timeout-x{config.agent_timeout_multiplier:g}",)
+    return (*flags, "base-image") if config.base_images else flags
 
 
 def _agent_sec(result: TrialResult) -> float | None:

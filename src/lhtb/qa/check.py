@@ -56,7 +56,7 @@ def static_gates(task: Task, report: QaTaskReport) -> None:
     copies = len(task.config.verifier.copies)
     _gate(report, "verifier copies identical", not drifted, "; ".join(drifted) or f"{copies} declared")
     _gate(report, "baseline present", (task.path / "baseline" / "solve.sh").is_file(), "baseline/solve.sh")
-    shared = task.config.verifier.environment_mode == "shared"
+    shared = task.config.verifier.mode == "shared"
     _gate(report, "separate verifier", not shared, "shared mode grades live state", blocking=False)
     seeded = seed_readers(task)
     _gate(report, "seeded by the harness", bool(seeded), ", ".join(seeded) or f"no tests/ file reads {SEED_ENV}")

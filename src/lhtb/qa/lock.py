@@ -1,6 +1,7 @@
 """The QA lock: per task, the content it was checked with and what QA measured, so CI re-checks only what changed.
 
-A task's digest covers everything that can change its grade: the task directory, the grading SDK its verifier
+A task's digest covers everything that can change its grade: the task directory (its ``task.toml`` by meaning, see
+:func:`config_meaning`), the grading SDK its verifier
 imports inside its container (hashed), the host side's verification protocol and the gates' version (numbers,
 bumped with any change of meaning: the host side is also plumbing, which a refactor must not make stale). CI
 checks every task whose entry is missing or stale (and fails: the lock must be refreshed with ``--update-lock``
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import subprocess
 from collections.abc import Callable
@@ -38,20 +40,36 @@ def _files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.relative_to(root).parts)
 
 
-def _hash_trees(digest: hashlib._Hash, roots: list[tuple[str, Path]]) -> str:
+def _hash_trees(digest: hashlib._Hash, roots: list[tuple[str, Path]], replaced: dict[Path, bytes] | None = None) -> str:
     for label, root in roots:
         for path in _files(root):
             name = f"{label}/{path.relative_to(root).as_posix()}".encode()
-            data = path.read_bytes() if not path.is_symlink() else b"symlink:" + str(path.readlink()).encode()
+            if replaced and path in replaced:
+                data = replaced[path]
+            else:
+                data = path.read_bytes() if not path.is_symlink() else b"symlink:" + str(path.readlink()).encode()
             digest.update(len(name).to_bytes(8, "big") + name + len(data).to_bytes(8, "big") + data)
     return digest.hexdigest()
+
+
+def config_meaning(task: Task) -> bytes:
+    """What ``task.toml`` means, not how it is written: every key with its value after parsing, defaults
+    included, and its canary lines (a gate checks them). Writing out a key at its default value, or editing a
+    comment, leaves the digest as it was; changing what any key means (a value, or a default the task relies
+    on) changes it."""
+    meaning = task.config.model_dump(mode="json", by_alias=True)
+    canary = [
+        line.strip() for line in (task.path / "task.toml").read_text(encoding="utf-8").splitlines() if "canary" in line
+    ]
+    return json.dumps({"config": meaning, "canary": canary}, sort_keys=True, separators=(",", ":")).encode()
 
 
 def task_digest(task: Task) -> str:
     package = Path(lhtb.__file__).resolve().parent
     roots = [("task", task.path)] + [(f"lhtb/{part}", package / part) for part in _HARNESS_PARTS]
     header = f"lhtb-qa-gates/{GATES_VERSION}\0verifier-protocol/{VERIFIER_PROTOCOL}\0"
-    return _hash_trees(hashlib.sha256(header.encode()), roots)
+    replaced = {task.path / "task.toml": config_meaning(task)}
+    return _hash_trees(hashlib.sha256(header.encode()), roots, replaced)
 
 
 def audit_digest(digest: str, exploits: tuple[str, ...], modes: tuple[str, ...]) -> str:

@@ -32,11 +32,14 @@ continue_until_timeout = true
 
 [verifier]
 timeout_sec = 300
+environment_mode = "separate"  # grade a copy of the artifacts in a fresh container (Harbor's default: shared)
 
 [environment]
 build_timeout_sec = 600
 cpus = 1
 memory_mb = 2048
+allow_internet = false  # no network (Harbor's default: public)
+workdir = "/app"  # (Harbor's default: the image's WORKDIR)
 
 [qa]
 shortcut_ceiling = 0.3  # no scripted shortcut in tests/shortcuts/ may score more

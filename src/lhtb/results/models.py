@@ -331,6 +331,7 @@ class TrialSpec(_Strict):
     verify_seed: int | None = None  # LHTB_VERIFY_SEED of every verification of this trial (None: task default)
     settings: LoopSettings = Field(default_factory=LoopSettings)
     comparable: bool = True  # False: its numbers may not stand beside others (diagnostic feedback)
+    base_images: dict[str, str] = Field(default_factory=dict)  # FROM images replaced in its Dockerfile (a change)
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -483,6 +484,9 @@ class JobConfig(_Strict):
     # Every trial's verify seed derives from this one (lhtb/jobs/seeds.py); None: a job made before seeds, whose
     # verifiers fall back to their tasks' default seeds.
     verify_seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
+    # `--base-image FROM=TO`: base images replaced in the tasks' Dockerfiles (a machine without a registry);
+    # each trial records the ones its task used, and every row of the job is flagged.
+    base_images: dict[str, str] = Field(default_factory=dict)
     lhtb_version: str
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)

@@ -145,7 +145,9 @@ class EnvironmentSection(NetworkPolicy):
     gpus: int = Field(default=0, ge=0, le=1024)
     gpu_types: list[Line] | None = None
     tpu: Tpu | None = None
-    allow_internet: bool = False
+    allow_internet: bool | None = None  # Harbor's deprecated form; unset with no network_mode: public
+    # Unset: the image's WORKDIR (Harbor's rule), found when the image is built (``workdir_from_image``); until
+    # then this reads "/app", lhtb's old default. lhtb's own tasks state theirs.
     workdir: Text = "/app"
     env: EnvTable = Field(default_factory=dict)
     mcp_servers: list[McpServer] = Field(default_factory=list)
@@ -182,12 +184,18 @@ class EnvironmentSection(NetworkPolicy):
         return value.rstrip("/") or "/"
 
     @property
+    def workdir_from_image(self) -> bool:
+        return "workdir" not in self.model_fields_set
+
+    @property
     def effective_network(self) -> str:
-        """The agent container's Docker network; an allowlist (refused at load) never widens to a network."""
+        """The agent container's Docker network; an allowlist (refused at load) never widens to a network. A task
+        that says nothing gets Harbor's default, the public network (lhtb's own tasks say ``allow_internet =
+        false``)."""
         mode = self._agent_network or self.network_mode
         if mode is not None:
             return RUNS_AS.get(mode, "none")
-        return "bridge" if self.allow_internet else "none"
+        return "none" if self.allow_internet is False else "bridge"
 
 
 class CollectHook(StrictSection):
@@ -203,9 +211,9 @@ class VerifierSection(NetworkPolicy):
     timeout_sec: Seconds = 600.0
     env: EnvTable = Field(default_factory=dict)
     user: User = None
-    # "separate": grade a copy of the artifacts in a fresh container (default, lhtb's tasks);
-    # "shared": grade inside the agent's container (Harbor compatibility, for live state).
-    environment_mode: VerifierMode = "separate"
+    # "separate": grade a copy of the artifacts in a fresh container (lhtb's tasks say so);
+    # "shared": grade inside the agent's container (live state). Unset: Harbor's rule, see ``mode``.
+    environment_mode: VerifierMode | None = None
     restart_environment: bool = False
     # Harbor: the separate verifier's own environment (image, limits).
     environment: EnvironmentSection | None = None
@@ -221,6 +229,14 @@ class VerifierSection(NetworkPolicy):
             if not path or path.startswith("/") or ".." in path.split("/") or "\x00" in path:
                 raise ValueError(f"copy path {path!r} must be relative (to tests/ or environment/), without '..'")
         return value
+
+    @property
+    def mode(self) -> VerifierMode:
+        """Where the verifier runs: as written, else Harbor's default: separate when a verifier environment is
+        given, shared otherwise."""
+        if self.environment_mode is not None:
+            return self.environment_mode
+        return "separate" if self.environment is not None else "shared"
 
     @model_validator(mode="after")
     def _shared_has_no_environment(self) -> VerifierSection:

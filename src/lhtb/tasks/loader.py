@@ -10,14 +10,15 @@ import difflib
 import os
 import tomllib
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from lhtb.environments.images import dockerfile_problem
+from lhtb.environments.images import base_images, dockerfile_problem, read_dockerfile
 from lhtb.errors import TaskInvalidError
+from lhtb.tasks.compose import COMPOSE_NAMES, read_compose
 from lhtb.tasks.config import Artifact, EnvironmentSection, NetworkPolicy, TaskConfig
 from lhtb.tasks.files import (
     MAX_INSTRUCTION_BYTES,
@@ -39,10 +40,30 @@ class Task:
     instruction: str
     # Things accepted but worth a look (a byte-order mark removed), each naming its file.
     notes: tuple[str, ...] = ()
+    # FROM image -> the image built from instead (`lhtb run --base-image`); only those its Dockerfile names.
+    base_images: tuple[tuple[str, str], ...] = ()
 
     @property
     def name(self) -> str:
         return self.config.task.name or self.path.name
+
+    def with_base_images(self, substitutes: dict[str, str]) -> Task:
+        """This task built from ``substitutes`` where its Dockerfile names one of their keys."""
+        names = set(base_images(read_dockerfile(self.environment_dir / "Dockerfile")))
+        return replace(self, base_images=tuple(sorted((k, v) for k, v in substitutes.items() if k in names)))
+
+    def with_workdir(self, workdir: str) -> Task:
+        """This task with its workdir stated (the image's, for a task silent on it); artifacts follow it."""
+        environment = self.config.environment.model_copy(update={"workdir": workdir})
+        return replace(self, config=self.config.model_copy(update={"environment": environment}))
+
+    @property
+    def verifier_image_dir(self) -> Path | None:
+        """Harbor's bundled verifier: a separate verifier whose image is built from ``tests/Dockerfile`` (its
+        dependencies, and the tests copied in) rather than the task's image; None otherwise."""
+        if self.config.verifier.mode != "separate" or not (self.tests_dir / "Dockerfile").is_file():
+            return None
+        return self.tests_dir
 
     @property
     def environment_dir(self) -> Path:
@@ -234,6 +255,15 @@ def load_task(path: Path) -> Task:
         raise TaskInvalidError(problem)
     notes: list[str] = []
     config = _read_config(path / "task.toml", notes)
+    compose = read_compose(path / "environment")
+    if compose is not None and compose.no_network and config.environment.effective_network != "none":
+        # the Compose file takes the network away (as Harbor's Docker runs it): so does lhtb
+        config.environment.network_mode = "none"
+        config.environment._agent_network = None
+    if any((path / "tests" / name).is_file() for name in COMPOSE_NAMES):
+        raise TaskInvalidError(
+            f"{path / 'tests'}: a Compose file for the verifier: lhtb does not run Compose environments yet"
+        )
     instruction = read_text(path / "instruction.md", MAX_INSTRUCTION_BYTES, notes)
     if not instruction.strip():
         raise TaskInvalidError(f"{path / 'instruction.md'}: the instruction is empty")

@@ -12,7 +12,7 @@ import asyncio
 import time
 import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
@@ -87,10 +87,11 @@ class TrialPlan:
             retries=retries,
             agent_timeout_sec=agent_timeout_sec,
             verifier_timeout_sec=task.config.verifier.timeout_sec,
-            verifier_mode=task.config.verifier.environment_mode,
+            verifier_mode=task.config.verifier.mode,
             verify_seed=verify_seed,
             settings=settings,
             comparable=settings.feedback_mode == "binary",
+            base_images=dict(task.base_images),
         )
         return cls(spec=spec, task=task, trial_dir=trial_dir, regrade=regrade)
 
@@ -111,6 +112,7 @@ class _State:
     agent_outcome: AgentOutcome = field(default_factory=AgentOutcome)
     error: ErrorInfo | None = None
     image: str = ""
+    verifier_image: str = ""  # a bundled verifier's image; "": the task's
     clock: AgentClock | None = None
     agent_env: Environment | None = None
     grader: Grader | None = None
@@ -187,6 +189,7 @@ async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
         provider=state.provider,
         task=plan.task,
         image=state.image,
+        verifier_image=state.verifier_image or state.image,
         job=plan.spec.job_name,
         trial=plan.spec.trial_name,
         trial_dir=plan.trial_dir,
@@ -281,6 +284,12 @@ async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
     try:
         on_phase(plan.spec.trial_name, "build")
         state.image, _built = await _timed(state, "build", state.provider.prepare_image(task))
+        if task.verifier_image_dir is not None:  # Harbor's bundled verifier: its own image, from tests/
+            state.verifier_image, _ = await _timed(state, "build", state.provider.prepare_verifier_image(task))
+        if task.config.environment.workdir_from_image:  # Harbor's rule: the image's WORKDIR
+            workdir = await state.provider.image_workdir(state.image)
+            state.plan = plan = replace(plan, task=task.with_workdir(workdir))
+            task = plan.task
         on_phase(plan.spec.trial_name, "start")
         state.agent = create_agent(plan.spec.agent)
         # Host-side preparation (a Python agent's runtime installed on first use, a model bridge) is agent setup.

@@ -29,7 +29,8 @@ class AgentTime(Protocol):
 class Grader:
     provider: EnvironmentProvider
     task: Task
-    image: str
+    image: str  # the task's: what a clean snapshot reads
+    verifier_image: str  # where verifications run: the task's, or a bundled verifier's (tests/Dockerfile)
     job: str
     trial: str
     trial_dir: Path
@@ -44,10 +45,10 @@ class Grader:
 
     @property
     def shared(self) -> bool:
-        return self.task.config.verifier.environment_mode == "shared"
+        return self.task.config.verifier.mode == "shared"
 
     async def _start_one(self) -> Environment:
-        env = self.provider.create(verifier_spec(self.task, self.image, job=self.job, trial=self.trial))
+        env = self.provider.create(verifier_spec(self.task, self.verifier_image, job=self.job, trial=self.trial))
         try:
             await env.start()
             await install_tests(env, self.task)  # done while warming up: off the critical path

@@ -18,3 +18,12 @@ def test_stages_scratch_and_args_are_not_base_images() -> None:
         "FROM ubuntu:24.04\n"
     )
     assert base_images(dockerfile) == ["ubuntu:24.04", "debian:bookworm"]
+
+
+def test_substitution_replaces_only_the_named_from_references() -> None:
+    from lhtb.environments.images import substitute_bases
+
+    dockerfile = "FROM ubuntu:24.04 AS build\nRUN echo ubuntu:24.04\nFROM build\nfrom --platform=x ubuntu:24.04\n"
+    assert substitute_bases(dockerfile, {"ubuntu:24.04": "lhtb/base:bookworm", "build": "nope"}) == (
+        "FROM lhtb/base:bookworm AS build\nRUN echo ubuntu:24.04\nFROM build\nfrom --platform=x lhtb/base:bookworm\n"
+    )

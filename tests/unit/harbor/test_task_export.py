@@ -42,19 +42,27 @@ def test_sample_task_exports_with_lhtb_choices_written_out(tmp_path: Path) -> No
     assert load_task(dest).name == "lhtb/sample-sales-report"  # the copy is still an lhtb task
 
 
-def test_silent_task_gets_lhtb_defaults_not_harbors(tmp_path: Path) -> None:
-    task = write_task(tmp_path / "src", "plain")
-    config = tomllib.loads((export_task(load_task(task), tmp_path / "out", org="acme") / "task.toml").read_text())
+def test_lhtb_choices_are_written_out_where_harbors_defaults_differ(tmp_path: Path) -> None:
+    task = write_task(tmp_path / "src", "plain")  # states a separate verifier and no network, as lhtb's tasks do
+    dest = export_task(load_task(task), tmp_path / "out", org="acme")
+    config = tomllib.loads((dest / "task.toml").read_text())
     assert config["task"]["name"] == "acme/plain"
-    assert config["verifier"]["environment_mode"] == "separate"  # Harbor would share the agent's container
-    assert config["environment"]["workdir"] == "/app"  # Harbor would take the image's WORKDIR
+    assert config["verifier"]["environment_mode"] == "separate"
+    assert "allow_internet" not in config["environment"]  # Harbor's Docker would refuse no-network: Compose does it
+    assert (dest / "environment" / "docker-compose.yaml").read_text() == NO_NETWORK_COMPOSE
     assert config["environment"]["build_timeout_sec"] == 900  # Harbor: 600
     assert config["environment"]["cpus"] == 1 and config["environment"]["memory_mb"] == 2048  # Harbor: none
-    assert config["artifacts"] == ["/app"]
-    assert next(iter(config)) == "artifacts"  # a top-level key, before every table
 
 
-def test_networked_task_gets_no_network_override(tmp_path: Path) -> None:
+def test_a_silent_task_keeps_harbors_meaning(tmp_path: Path) -> None:
+    task = write_task(tmp_path / "src", "silent", lhtb_choices=False)
+    dest = export_task(load_task(task), tmp_path / "out")
+    config = tomllib.loads((dest / "task.toml").read_text())
+    assert config["verifier"]["environment_mode"] == "shared"  # Harbor's default, lhtb's for a silent task too
+    assert not (dest / "environment" / "docker-compose.yaml").exists()  # the public network, as in Harbor
+
+
+def test_networked_task_gets_no_compose_override(tmp_path: Path) -> None:
     task = write_task(tmp_path / "src", "online", toml='[environment]\nnetwork_mode = "public"\n')
     dest = export_task(load_task(task), tmp_path / "out")
     assert not (dest / "environment" / "docker-compose.yaml").exists()
@@ -103,3 +111,13 @@ def test_reward_shim_writes_the_headline_lhtb_computes(tmp_path: Path) -> None:
     seed = subprocess.run([sys.executable, str(shim), "--new-seed"], capture_output=True, text=True, check=True)
     assert 0 <= int(seed.stdout) < 2**63
     assert REWARD_SHIM == "harbor_reward.py"
+
+
+def test_a_task_silent_on_its_workdir_leaves_it_to_the_image(tmp_path: Path) -> None:
+    task = load_task(write_task(tmp_path / "src", "wd"))
+    assert task.config.environment.workdir_from_image
+    config = tomllib.loads((export_task(task, tmp_path / "out") / "task.toml").read_text())
+    assert "workdir" not in config["environment"] and "artifacts" not in config
+    stated = task.with_workdir("/srv")
+    assert not stated.config.environment.workdir_from_image
+    assert stated.config.environment.workdir == "/srv" and stated.config.artifact_paths == ["/srv"]

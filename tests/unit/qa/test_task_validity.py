@@ -171,6 +171,22 @@ def test_digest_changes_with_any_task_file(tmp_path: Path) -> None:
     assert task_digest(load_task(root)) != before
 
 
+def test_digest_follows_what_task_toml_means_not_how_it_is_written(tmp_path: Path) -> None:
+    root = scaffold("demo", tmp_path, "x")
+    toml = root / "task.toml"
+    before = task_digest(load_task(root))
+    toml.write_text(toml.read_text() + "# a note on the estimate\n")
+    assert task_digest(load_task(root)) == before  # a comment
+    text = toml.read_text()
+    assert "[verifier]\n" in text and "restart_environment" not in text
+    toml.write_text(text.replace("[verifier]\n", "[verifier]\nrestart_environment = false\n"))
+    assert task_digest(load_task(root)) == before  # a default written out
+    toml.write_text(text.replace("[verifier]\n", "[verifier]\nrestart_environment = true\n"))
+    assert task_digest(load_task(root)) != before  # a meaning changed
+    toml.write_text("\n".join(line for line in text.splitlines() if "canary" not in line) + "\n")
+    assert task_digest(load_task(root)) != before  # the canary gate's input
+
+
 def test_digest_follows_the_verifier_protocol_not_host_plumbing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -78,18 +78,36 @@ def _snapshot_texts() -> dict[str, str]:
     return texts | SNAPSHOT_TEXTS
 
 
+# Where a task is silent lhtb now applies Harbor's defaults (docs/task-format.md): these two fields of a silent
+# task read as unset (a shared verifier, the public network) where the snapshot has lhtb's old defaults. Every
+# bundled task states both, so its meaning is unchanged.
+HARBOR_DEFAULTS = {("environment", "allow_internet"): False, ("verifier", "environment_mode"): "separate"}
+
+
 @pytest.mark.parametrize(("name", "text"), sorted(_snapshot_texts().items()))
 def test_tasks_that_loaded_before_keep_their_meaning(name: str, text: str) -> None:
     before = json.loads(SNAPSHOT.read_text())
     if name not in before:
         pytest.skip(f"{name} was added after {SNAPSHOT.name} was taken: it has no earlier meaning to keep")
-    assert _as_before(_parse(text).model_dump(mode="json"), before[name]) == before[name]
+    now = _as_before(_parse(text).model_dump(mode="json"), before[name])
+    if name in SNAPSHOT_TEXTS:
+        for (section, key), old_default in HARBOR_DEFAULTS.items():
+            if now[section][key] is None:
+                assert before[name][section][key] == old_default
+                now[section][key] = old_default
+    assert now == before[name]
 
 
-def test_lhtb_networks_keep_their_meaning() -> None:
-    assert _parse("").environment.effective_network == "none"
+def test_silent_tasks_get_harbors_defaults_and_lhtbs_tasks_say_theirs() -> None:
+    silent = _parse("")
+    assert silent.environment.effective_network == "bridge" and silent.verifier.mode == "shared"
+    assert _parse("[verifier.environment]\n").verifier.mode == "separate"  # Harbor: an environment implies it
     assert _parse(SNAPSHOT_TEXTS["(allow_internet only)"]).environment.effective_network == "bridge"
     assert _parse(SNAPSHOT_TEXTS["(lhtb variants)"]).environment.effective_network == "host"
+    assert _parse("[environment]\nallow_internet = false\n").environment.effective_network == "none"
+    for toml in sorted((REPO / "tasks").glob("*/task.toml")):
+        config = _parse(toml.read_text())
+        assert config.verifier.mode == "separate" and config.environment.effective_network == "none", toml
 
 
 def test_harbor_init_task_loads_with_its_meaning() -> None:
@@ -314,10 +332,8 @@ _HARBOR_MEANING = textwrap.dedent(
         }
         if "build_timeout_sec" in raw_env:
             out["environment.build_timeout_sec"] = env.build_timeout_sec
-        if "network_mode" in raw_env or "allow_internet" in raw_env:  # else Harbor's default (public) applies
-            out["network"] = env.network_mode.value
-        if {"environment_mode", "environment"} & set(raw.get("verifier", {})):  # else Harbor's default (shared)
-            out["verifier.environment_mode"] = resolve_task_verifier_mode(config).value
+        out["network"] = env.network_mode.value  # Harbor's default (public) when silent: lhtb's too
+        out["verifier.environment_mode"] = resolve_task_verifier_mode(config).value  # silent: shared in both
         return out
 
     print(json.dumps({path: meaning(path) for path in sys.argv[1:]}))
@@ -332,8 +348,9 @@ def _lhtb_meaning(config: TaskConfig, harbor: dict[str, Any]) -> dict[str, Any]:
         "agent.network_mode": config.agent.network_mode,
         "environment.allowed_hosts": config.environment.allowed_hosts,
         "artifacts": [a if isinstance(a, str) else a.source for a in config.artifacts],
-        "network": config.environment.network_mode or ("public" if config.environment.allow_internet else "no-network"),
-        "verifier.environment_mode": config.verifier.environment_mode,
+        "network": config.environment.network_mode
+        or ("no-network" if config.environment.allow_internet is False else "public"),
+        "verifier.environment_mode": config.verifier.mode,
     }
     for key in harbor:
         if key not in values:
@@ -359,11 +376,10 @@ def test_harbor_reads_the_same_meaning() -> None:
         for key in ("agent.user", "verifier.user"):
             if key in harbor:
                 harbor[key] = str(harbor[key])  # Harbor keeps a uid as an int, lhtb as the string Docker takes
-        config = _fixture(Path(path).name)
+        config = _parse(Path(path).read_text())
         lhtb = _lhtb_meaning(config, harbor)
-        if "network" in harbor:  # the agent's phase: its override, else the task's policy
-            agent_phase = harbor.get("agent.network_mode", harbor["network"])
-            assert config.environment.effective_network == _LHTB_NETWORK[agent_phase], path
+        agent_phase = harbor.get("agent.network_mode", harbor["network"])  # its override, else the task's policy
+        assert config.environment.effective_network == _LHTB_NETWORK[agent_phase], path
         assert lhtb == harbor, path
         compared += len(harbor)
     assert compared > 60  # the fixtures set these keys; a silent empty comparison would prove nothing

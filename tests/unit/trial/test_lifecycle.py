@@ -115,6 +115,31 @@ def test_verifier_sees_the_trial_seed_and_the_agent_sandbox_never_gets_the_tests
     assert verifier.spec.network == "none"
 
 
+def test_a_task_silent_on_its_workdir_works_in_the_images(
+    tmp_path: Path, use_agent: Callable[[ScriptAgent], ScriptAgent]
+) -> None:
+    """Harbor's rule: no workdir in task.toml means the image's WORKDIR, for the agent and for the artifacts."""
+    provider = FakeProvider(tmp_path / "sandboxes", image_workdir="/srv")
+    test_sh = 'if [ "$(cat /srv/out.txt)" = /srv ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n'
+    task = write_task(tmp_path / "tasks", "demo", test_sh=test_sh)
+    use_agent(ScriptAgent("pwd > out.txt"))
+    result = _run(_plan(task, tmp_path, "script"), provider)
+    assert result.error is None and result.reward == 1.0
+    agent = next(env for env in provider.created if env.spec.role == "agent")
+    assert agent.spec.workdir == "/srv"
+
+
+def test_a_bundled_verifier_gets_its_own_image(tmp_path: Path, provider: FakeProvider) -> None:
+    """Harbor's separate verifier with tests/Dockerfile runs in an image built from tests/, not the task's."""
+    task = write_task(tmp_path / "tasks", "demo")
+    (task / "tests" / "Dockerfile").write_text("FROM lhtb/python:bookworm\nCOPY . /tests/\n")
+    result = _run(_plan(task, tmp_path, "oracle"), provider)
+    assert result.reward == 1.0 and provider.images == ["demo", "demo (verifier)"]
+    shared = write_task(tmp_path / "tasks", "shared", toml='environment_mode = "shared"\n')
+    (shared / "tests" / "Dockerfile").write_text("FROM lhtb/python:bookworm\n")
+    assert load_task(shared).verifier_image_dir is None  # shared: the agent's container, as in Harbor
+
+
 def test_an_image_that_fails_to_build_is_an_infrastructure_error(tmp_path: Path) -> None:
     class Broken(FakeProvider):
         async def prepare_image(self, task: object) -> tuple[str, bool]:
@@ -273,7 +298,7 @@ def test_every_verification_gets_a_fresh_sandbox_and_the_warm_one_is_removed(
 ) -> None:
     use_agent(ScriptAgent("true", "echo hello > /app/out.txt"))
     plan = _plan(
-        write_task(tmp_path / "tasks", "demo"), tmp_path, "script", continue_until_timeout=True, feedback_pause_sec=0.2
+        write_task(tmp_path / "tasks", "demo"), tmp_path, "script", continue_until_timeout=True, feedback_pause_sec=1.5
     )
     result = _run(plan, provider)
     verifiers = [env for env in provider.created if env.spec.role == "verifier"]
