@@ -42,6 +42,12 @@ def test_view_a_real_job(make_task, tmp_path: Path) -> None:
     serve_one_page(site)
 
 
+def _as_in_a_terminal() -> None:
+    """The server's SIGINT as a terminal gives it: a test run started in the background (``cmd &`` without job
+    control) ignores SIGINT, every child inherits that, and Ctrl-C would then never reach the server."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def serve_one_page(site: Path) -> None:
     """``lhtb view --serve --port 0`` in a subprocess: fetch a page from 127.0.0.1, then stop it with Ctrl-C."""
     job_dir = site.parent
@@ -51,6 +57,7 @@ def serve_one_page(site: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=_as_in_a_terminal,
     )
     try:
         assert proc.stdout is not None
