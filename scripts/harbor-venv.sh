@@ -11,8 +11,15 @@ harbor_version=0.26.0
 compose_version=2.29.7
 
 python=""
-for candidate in python3.12 /root/.pyenv/versions/3.12*/bin/python3.12 "$HOME"/.pyenv/versions/3.12*/bin/python3.12; do
-  if command -v "$candidate" >/dev/null 2>&1; then python=$(command -v "$candidate"); break; fi
+# A pyenv shim exists for every installed version but fails unless that version is active, so a candidate counts
+# only if it runs; the interpreters themselves come first.
+for candidate in "$HOME"/.pyenv/versions/3.12*/bin/python3.12 /root/.pyenv/versions/3.12*/bin/python3.12 \
+  /usr/bin/python3.12 /usr/local/bin/python3.12 python3.12; do
+  if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import sys; assert sys.version_info[:2] == (3, 12)' \
+    >/dev/null 2>&1; then
+    python=$(command -v "$candidate")
+    break
+  fi
 done
 if [ -z "$python" ]; then
   log "no Python 3.12 found (Harbor needs it): the Harbor cross-checks will be skipped" >&2

@@ -124,10 +124,10 @@ def _run_build(*, log: Logger, dockerfile: Path | None = None, **kwargs: object)
                 _raise_if_base_missing(error, dockerfile)
                 _raise_build_error(error, "".join(output)[-3000:], dockerfile)
     except docker.errors.APIError as exc:
-        _raise_if_base_missing(str(exc.explanation or exc).strip(), dockerfile)
+        explanation = str(exc.explanation or exc).strip()
+        _raise_if_base_missing(explanation, dockerfile)
         # A 4xx answer to the build request is the engine refusing the Dockerfile before any step ran (parse
         # error, empty file, no stage): every parameter but the Dockerfile is ours and valid.
-        explanation = str(exc.explanation or exc).strip()
         if dockerfile is not None and exc.is_client_error():
             raise TaskInvalidError(f"{dockerfile}: the Docker engine refused it: {explanation}") from exc
         raise EnvironmentBuildError(f"docker build failed: {explanation}") from exc

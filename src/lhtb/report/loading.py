@@ -153,26 +153,22 @@ def _trial_dirs(trials_dir: Path) -> list[str]:
 
 def _load_harbor(job_dir: Path, loaded: LoadedJobs, curves: bool) -> JobInfo:
     """A Harbor job's trials as rows (lhtb.harbor.results_import says how each field maps)."""
-    from datetime import UTC, datetime
-
-    from lhtb.harbor.results_import import load_harbor_job
+    from lhtb.harbor.results_import import lhtb_job_config, load_harbor_job
 
     try:
-        config, results, problems, unfinished = load_harbor_job(job_dir)
+        harbor_config, results, problems, unfinished = load_harbor_job(job_dir)
     except (ValidationError, ValueError) as exc:
         raise ConfigError(f"{job_dir / 'config.json'}: invalid Harbor job config: {exc}") from exc
-    multiplier = config.agent_timeout_multiplier or config.timeout_multiplier
-    flags = () if multiplier == 1.0 else (f"timeout-x{multiplier:g}",)
+    config = lhtb_job_config(harbor_config, results, job_dir)
+    flags = job_flags(config)
     rows = [to_row(result, flags, with_curve=curves) for result in results]
     loaded.rows.extend(rows)
     loaded.problems.extend(problems)
-    started = min((result.started_at for result in results), default=None)
-    created = started or datetime.fromtimestamp((job_dir / "config.json").stat().st_mtime, UTC)
     return JobInfo(
         job_name=config.job_name,
         path=str(job_dir),
-        created_at=created,
-        agent_timeout_multiplier=multiplier,
+        created_at=config.created_at,
+        agent_timeout_multiplier=config.agent_timeout_multiplier,
         n_results=len(rows),
         n_unfinished=unfinished,
         flags=[*flags, "harbor"],
