@@ -19,6 +19,16 @@ _CSV_FORMULA_LEADS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
 
+# Terminal escape sequences as programs write them (colours, cursor moves, titles): CSI, OSC and the short forms.
+_ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[ -/]*[0-~])")
+
+
+def without_ansi(text: str) -> str:
+    """Engine and tool output (a build's log, Compose's errors) without its terminal escape sequences, so a message
+    quoting it reads as text; any other control left is made visible by the sink's function."""
+    return _ANSI.sub("", text)
+
+
 def _escape_char(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -261,3 +261,21 @@ def test_fast_rows_agree_with_the_model_on_forged_usage(tmp_path: Path) -> None:
     clean = json.dumps({**data, "agent_outcome": {**data["agent_outcome"], "usage": {"input_tokens": 3}}}).encode()
     assert row_from_json(clean) == to_row(TrialResult.model_validate_json(clean))
     assert row_from_json(clean).usage_source == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        ("\x1b[31mred\x1b[0m", "red"),  # colour (CSI)
+        ("\x1b[2K\x1b[1Gstep 3/9", "step 3/9"),  # erase line, cursor to column 1
+        ("\x1b]0;title\x07done", "done"),  # window title (OSC ending in BEL)
+        ("\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\", "link"),  # hyperlink (OSC ending in ST)
+        ("\x1bcreset \x1b7saved\x1b8", "reset saved"),  # short forms: reset, save/restore cursor
+        ("a [b] \x00c", "a [b] \x00c"),  # not an escape sequence: left for the sink to make visible
+    ],
+)
+def test_engine_output_quoted_in_a_message_loses_its_escape_sequences(raw: str, text: str) -> None:
+    from lhtb.textsafe import visible, without_ansi
+
+    assert without_ansi(raw) == text
+    assert "\x1b" not in visible(without_ansi(raw))

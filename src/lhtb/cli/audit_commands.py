@@ -5,32 +5,41 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from lhtb.cli.interrupt import Interrupted, run_interruptible
 from lhtb.errors import LhtbError
 from lhtb.fs import write_model_atomic
 from lhtb.qa.audit_models import AuditReport
-from lhtb.textsafe import markup_block, markup_safe, plain
+from lhtb.textsafe import markup_block, markup_safe, one_line, plain
 
 console = Console()
 
 
 def render(report: AuditReport) -> Table:
-    table = Table(title=f"lhtb tasks audit ({report.duration_sec:.0f} s)")
-    for column in ("task", "mode", "exploit", "best reward", "nop", "phases", "findings", "verdict"):
-        table.add_column(column)
+    # Each task's name heads its rows, whole (users copy names); exploit names never wrap; the findings fold.
+    table = Table(title=f"lhtb tasks audit ({report.duration_sec:.0f} s)", box=box.SIMPLE_HEAD, padding=0)
+    table.add_column("task / exploit", no_wrap=True)
+    for column in ("mode", "best", "nop", "phases", "verdict"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("findings", overflow="fold", ratio=1, min_width=8)
 
     def fmt(value: float | None) -> str:
         return "—" if value is None else f"{value:.3f}"
 
+    task = None
     for cell in report.cells:
+        if cell.task != task:
+            task = cell.task
+            table.add_row(Text(one_line(task), style="bold"))
         verdict = "[green]held[/green]" if cell.passed else "[red]BROKEN[/red]"
         findings = "; ".join(cell.findings[:2]) + (" ..." if len(cell.findings) > 2 else "")
         table.add_row(
-            plain(cell.task), cell.mode, cell.exploit, fmt(cell.best_reward), fmt(cell.nop_reward),
-            str(cell.phases), plain(findings[:100] or "—"), verdict,
+            plain("  " + cell.exploit), cell.mode, fmt(cell.best_reward), fmt(cell.nop_reward), str(cell.phases),
+            verdict, plain(findings[:100] or "—"),
         )  # fmt: skip
     return table
 

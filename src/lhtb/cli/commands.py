@@ -412,6 +412,8 @@ def gc_command(images: bool, dry_run: bool) -> int:
         return _fail(exc)
     verb = "would remove" if dry_run else "removed"
     console.print(f"{verb} {len(report.containers)} container(s): {', '.join(report.containers) or '-'}")
+    if report.networks:
+        console.print(f"{verb} {len(report.networks)} sandbox network(s): {', '.join(report.networks)}")
     if images:
         console.print(f"{verb} {len(report.images)} task image(s): {', '.join(report.images) or '-'}")
     return 0

@@ -5,15 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 import lhtb
 from lhtb.errors import LhtbError
 from lhtb.fs import write_model_atomic
 from lhtb.results.models import QaReport, QaTaskReport
 from lhtb.tasks.loader import TaskLoad
-from lhtb.textsafe import markup_block, markup_safe, plain
+from lhtb.textsafe import markup_block, markup_safe, one_line, plain
 
 console = Console()
 
@@ -27,27 +29,46 @@ def _loads(paths: list[Path]) -> list[TaskLoad]:
     return loads
 
 
-def render(reports: list[QaTaskReport]) -> Table:
-    table = Table(title="lhtb tasks check")
-    for column in ("task", "result", "oracle", "nop", "baseline", "verifier", "build", "gates"):
-        table.add_column(column)
+def render(reports: list[QaTaskReport], width: int | None = None) -> RenderableType:
+    """Names never wrap or get cut (users copy them): a borderless table with short headers fits 80 columns for
+    names up to 35 characters; when a name does not fit the terminal, each task is a line of its own (its name)
+    with its figures on the next."""
+    width = console.width if width is None else width
 
     def fmt(value: float | None) -> str:
         return "—" if value is None else f"{value:.3f}"
 
-    for report in reports:
+    def figures(report: QaTaskReport) -> list[str]:
         passed = sum(g.passed for g in report.gates)
-        table.add_row(
-            plain(report.task),
+        return [
             "[green]pass[/green]" if report.passed else "[red]FAIL[/red]",
             fmt(report.rewards.get("oracle")),
             fmt(report.rewards.get("nop")),
             fmt(report.rewards.get("baseline")),
-            f"{report.verifier_sec:.1f}s",
+            f"{report.verifier_sec:.0f}s",
             f"{report.build_sec:.0f}s",
             f"{passed}/{len(report.gates)}",
-        )
+        ]
+
+    if max((len(one_line(r.task)) for r in reports), default=0) + _FIGURES_WIDTH > width:
+        lines: list[RenderableType] = [Text("lhtb tasks check", style="italic")]
+        for report in reports:
+            lines.append(Text(one_line(report.task), style="bold"))
+            verdict, *values = figures(report)
+            shown = zip(_FIGURE_NAMES[1:], values, strict=True)
+            lines.append(Text.from_markup(f"  {verdict} " + " ".join(f"{name}={value}" for name, value in shown)))
+        return Group(*lines)
+    table = Table(title="lhtb tasks check", box=box.SIMPLE_HEAD, padding=0)
+    table.add_column("task", no_wrap=True)
+    for column in _FIGURE_NAMES:
+        table.add_column(column, no_wrap=True)
+    for report in reports:
+        table.add_row(plain(report.task), *figures(report))
     return table
+
+
+_FIGURE_NAMES = ("ok", "oracle", "nop", "base", "verify", "build", "gates")
+_FIGURES_WIDTH = 45  # the columns after the name, one space apart (and the table's edge)
 
 
 def print_problems(reports: list[QaTaskReport]) -> None:

@@ -45,6 +45,16 @@ class FreezeError(LhtbError):
     retry. Its class stays a harness error: an environment that never freezes is the infrastructure's fault."""
 
 
+@dataclass(frozen=True)
+class Sidecars:
+    """Compose services started beside the sandbox, on a network of its own (lhtb.environments.compose_env)."""
+
+    compose_file: str  # the task's environment/docker-compose.yaml; its directory is the Compose project's
+    services: tuple[str, ...]
+    internal: bool  # a network with no route out: the sandbox reaches its sidecars and nothing else
+    timeout_sec: float  # to build, start and (where a healthcheck says how) see them healthy
+
+
 @dataclass
 class ContainerSpec:
     """What a sandbox of a trial is: image, identity, limits, environment, mounts and user."""
@@ -65,6 +75,9 @@ class ContainerSpec:
     # The container's user, and so the default of every exec (the agent's: task.toml [agent] user); None: the
     # image's USER.
     user: str | None = None
+    # The task's Compose sidecars, each sandbox getting its own set; the container then joins the sandbox's own
+    # network (internal or not) instead of ``network``.
+    sidecars: Sidecars | None = None
 
     @classmethod
     def for_task(
@@ -79,6 +92,7 @@ class ContainerSpec:
         env: dict[str, str],
         mounts: dict[str, tuple[str, str]] | None = None,
         user: str | None = None,
+        sidecars: Sidecars | None = None,
     ) -> ContainerSpec:
         """A container of a trial, sized by the task's ``[environment]`` (agent and verifier alike)."""
         return cls(
@@ -95,7 +109,20 @@ class ContainerSpec:
             env=env,
             mounts=mounts or {},
             user=user,
+            sidecars=sidecars,
         )
+
+
+def sidecars_for(task: Task, *, internal: bool) -> Sidecars | None:
+    """The task's Compose sidecars for one sandbox (None without any); ``internal``: no route out."""
+    if task.compose is None:
+        return None
+    return Sidecars(
+        compose_file=str(task.compose.path),
+        services=task.compose.sidecars,
+        internal=internal,
+        timeout_sec=task.config.environment.build_timeout_sec,
+    )
 
 
 def unique_name(*parts: str) -> str:

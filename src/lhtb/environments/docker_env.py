@@ -66,6 +66,7 @@ class DockerEnvironment:
         self._container: Any = None
         self._cpu_file: CpuFile | Literal[False] | None = None  # None: not looked up; False: not on this host
         self._stopped = False
+        self._sidecars_up = False
         # Cleared while the container is frozen: a new exec waits instead of failing on a paused container.
         self._thawed = asyncio.Event()
         self._thawed.set()
@@ -94,6 +95,14 @@ class DockerEnvironment:
 
         spec = self.spec
         volumes = {host: {"bind": dest, "mode": mode} for host, (dest, mode) in spec.mounts.items()}
+        network: dict[str, Any] = {"network_mode": spec.network}
+        if spec.sidecars is not None:
+            from lhtb.environments.compose_env import start_sidecars
+
+            self._sidecars_up = True  # from here on, stop() tears them down whatever happens next
+            name = start_sidecars(spec, _labels(spec))
+            endpoint = get_client().api.create_endpoint_config(aliases=["main"])  # sidecars reach it as "main"
+            network = {"network": name, "networking_config": {name: endpoint}}
         try:
             self._container = get_client().containers.run(
                 spec.image,
@@ -102,7 +111,7 @@ class DockerEnvironment:
                 detach=True,
                 init=True,  # docker-init as PID 1: signals forwarded, stop is instant
                 labels=_labels(spec),
-                network_mode=spec.network,
+                **network,
                 nano_cpus=int(spec.cpus * 1e9),
                 mem_limit=f"{spec.memory_mb}m",
                 memswap_limit=f"{spec.memory_mb}m",
@@ -318,11 +327,15 @@ class DockerEnvironment:
         return (cpu_file_for_pid(pid, container_id) if pid > 0 else None) or False
 
     async def stop(self) -> None:
-        if self._stopped or self._container is None:
-            self._stopped = True
+        if self._stopped:
             return
         self._stopped = True
-        await in_engine_thread(remove_container, self._container.id)
+        if self._container is not None:
+            await in_engine_thread(remove_container, self._container.id)
+        if self._sidecars_up:
+            from lhtb.environments.compose_env import stop_sidecars
+
+            await in_engine_thread(stop_sidecars, self.spec)
 
 
 def remove_container(container_id: str) -> None:

@@ -1,10 +1,11 @@
-"""Find and remove containers and images left behind by jobs whose process is gone."""
+"""Find and remove containers, sandbox networks and images left behind by jobs whose process is gone."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lhtb.environments.docker_client import (
     LABEL_JOB,
@@ -21,6 +22,7 @@ from lhtb.environments.images import TASK_IMAGE_REPO
 class GcReport:
     containers: list[str]
     images: list[str]
+    networks: list[str] = field(default_factory=list)  # sandbox networks of tasks with Compose sidecars
 
 
 def _owner_alive(labels: dict[str, str]) -> bool:
@@ -45,7 +47,23 @@ def remove_containers(*, job: str | None = None, owner_pid: int | None = None) -
             continue
         remove_container(container["Id"])
         removed += 1
+    for network in _networks(job):
+        if owner_pid is None or (network.get("Labels") or {}).get(LABEL_OWNER_PID) == str(owner_pid):
+            _remove_network(network["Id"])
     return removed
+
+
+def _networks(job: str | None) -> list[dict]:
+    filters = [f"{LABEL_MANAGED}=1"] + ([f"{LABEL_JOB}={job}"] if job else [])
+    return list(get_client().api.networks(filters={"label": filters}))
+
+
+def _remove_network(network_id: str) -> None:
+    """Remove a sandbox network; one still in use (its sandbox alive elsewhere, or mid-teardown) is left."""
+    import docker
+
+    with contextlib.suppress(docker.errors.NotFound, docker.errors.APIError):
+        get_client().api.remove_network(network_id)
 
 
 def collect(*, images: bool = False, dry_run: bool = False, job: str | None = None) -> GcReport:
@@ -60,6 +78,12 @@ def collect(*, images: bool = False, dry_run: bool = False, job: str | None = No
         report.containers.append((container.get("Names") or [container["Id"][:12]])[0].lstrip("/"))
         if not dry_run:
             remove_container(container["Id"])
+    for network in _networks(job):
+        if _owner_alive(network.get("Labels") or {}):
+            continue
+        report.networks.append(str(network.get("Name") or network["Id"][:12]))
+        if not dry_run:
+            _remove_network(network["Id"])
     if images:
         for image in client.images.list(name=TASK_IMAGE_REPO + "/*"):
             for tag in image.tags:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from lhtb.environments.docker_client import LABEL_CONTENT_HASH, LABEL_MANAGED, get_client
 from lhtb.errors import BaseImageMissingError, EnvironmentBuildError, TaskInvalidError
+from lhtb.textsafe import without_ansi
 
 BASE_IMAGE = "lhtb/base:bookworm"
 PYTHON_IMAGE = "lhtb/python:bookworm"
@@ -182,7 +183,7 @@ def _raise_build_error(error: str, tail: str, dockerfile: Path | None) -> None:
     if dockerfile is not None and _TASK_BUILD_ERRORS.match(error):
         raise TaskInvalidError(f"{dockerfile}: the build failed: {error}")
     where = f"{dockerfile}: " if dockerfile is not None else ""
-    raise EnvironmentBuildError(f"{where}docker build failed: {error}\n{tail}")
+    raise EnvironmentBuildError(f"{where}docker build failed: {without_ansi(error)}\n{without_ansi(tail)}")
 
 
 def load_images(archive: Path) -> list[str]:

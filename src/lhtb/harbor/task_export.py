@@ -95,7 +95,9 @@ def harbor_toml(task: Task, org: str) -> str:
     _table(doc, "task")["name"] = harbor_name(task, org)
     env = config.environment
     environment = _table(doc, "environment")
-    if env.effective_network == "none":  # enforced by NO_NETWORK_COMPOSE instead: Harbor would refuse the task
+    # Enforced by NO_NETWORK_COMPOSE instead (Harbor would refuse the task without its egress sidecar). A task with
+    # sidecars keeps its keys: main must reach them, so only Harbor's own no-network rule can apply (or refuse).
+    if env.effective_network == "none" and task.compose is None:
         for key in ("allow_internet", "network_mode"):
             if key in environment:
                 del environment[key]
@@ -154,7 +156,7 @@ def export_task(task: Task, out_dir: Path, *, org: str = "lhtb") -> Path:
     _vendor_sdk(tests)
     write_text_atomic(staging / "task.toml", harbor_toml(task, org))
     compose = staging / "environment" / "docker-compose.yaml"
-    if task.config.environment.effective_network == "none" and not compose.exists():
+    if task.config.environment.effective_network == "none" and task.compose is None and not compose.exists():
         write_text_atomic(compose, NO_NETWORK_COMPOSE)
     if dest.exists():
         shutil.rmtree(dest)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from lhtb.environments.images import base_images, dockerfile_problem, read_dockerfile
 from lhtb.errors import TaskInvalidError
-from lhtb.tasks.compose import COMPOSE_NAMES, read_compose
+from lhtb.tasks.compose import COMPOSE_NAMES, ComposeNeeds, read_compose
 from lhtb.tasks.config import Artifact, EnvironmentSection, NetworkPolicy, TaskConfig
 from lhtb.tasks.files import (
     MAX_INSTRUCTION_BYTES,
@@ -42,6 +42,8 @@ class Task:
     notes: tuple[str, ...] = ()
     # FROM image -> the image built from instead (`lhtb run --base-image`); only those its Dockerfile names.
     base_images: tuple[tuple[str, str], ...] = ()
+    # environment/docker-compose.yaml, when it has sidecars (lhtb.tasks.compose says what is accepted).
+    compose: ComposeNeeds | None = None
 
     @property
     def name(self) -> str:
@@ -260,14 +262,18 @@ def load_task(path: Path) -> Task:
         # the Compose file takes the network away (as Harbor's Docker runs it): so does lhtb
         config.environment.network_mode = "none"
         config.environment._agent_network = None
+    if compose is not None and compose.main_env:
+        config.environment.env = {**dict(compose.main_env), **config.environment.env}  # task.toml's value wins
     if any((path / "tests" / name).is_file() for name in COMPOSE_NAMES):
         raise TaskInvalidError(
-            f"{path / 'tests'}: a Compose file for the verifier: lhtb does not run Compose environments yet"
+            f"{path / 'tests'}: a Compose file for the verifier: lhtb runs the task's own Compose file for it "
+            "(environment/docker-compose.yaml), not a second one"
         )
     instruction = read_text(path / "instruction.md", MAX_INSTRUCTION_BYTES, notes)
     if not instruction.strip():
         raise TaskInvalidError(f"{path / 'instruction.md'}: the instruction is empty")
-    return Task(path=path, config=config, instruction=instruction, notes=tuple(notes))
+    sidecars = compose if compose is not None and compose.sidecars else None
+    return Task(path=path, config=config, instruction=instruction, notes=tuple(notes), compose=sidecars)
 
 
 def is_task_dir(path: Path) -> bool:

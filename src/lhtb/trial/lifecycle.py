@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from lhtb.agents.base import Agent, AgentContext, ContainerNeeds
 from lhtb.agents.registry import create_agent
-from lhtb.environments.base import ContainerSpec, Environment, EnvironmentProvider
+from lhtb.environments.base import ContainerSpec, Environment, EnvironmentProvider, sidecars_for
 from lhtb.errors import ERROR_POLICY, AgentError, AgentSetupError, ErrorClass, LhtbError
 from lhtb.fs import write_model_atomic, write_text_atomic
 from lhtb.llm.bridge import ModelBridge, loopback_port
@@ -155,6 +155,7 @@ def agent_container_spec(
         env=dict(env.env),
         mounts=mounts,
         user=task.config.agent.user,  # the agent's commands run as this user; harness steps ask for root
+        sidecars=sidecars_for(task, internal=env.effective_network == "none"),
     )
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import lhtb
-from lhtb.environments.base import ContainerSpec, Environment, ExecResult
+from lhtb.environments.base import ContainerSpec, Environment, ExecResult, sidecars_for
 from lhtb.environments.tarsafe import MAX_ARTIFACT_BYTES, SanitizedArchive, safe_extract
 from lhtb.errors import (
     ArchiveRefusedError,
@@ -126,6 +126,7 @@ def verifier_spec(task: Task, image: str, *, job: str, trial: str) -> ContainerS
         network="none",
         env=verifier_env_vars(task),
         mounts={str(sdk_host_dir()): (f"{SDK_MOUNT}/lhtb", "ro")},
+        sidecars=sidecars_for(task, internal=True),  # fresh ones, as Harbor's separate verifier gets
     )
 
 

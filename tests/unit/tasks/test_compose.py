@@ -1,5 +1,6 @@
-"""A task's Compose file: refused while lhtb cannot run what it asks for, honoured where it only takes the
-network away (the form `lhtb tasks export --harbor` writes)."""
+"""A task's Compose file: sidecars accepted (tests/integration/test_compose_sidecars.py runs them), what would
+break lhtb's guarantees refused naming file and key, main without network honoured (the form `lhtb tasks export
+--harbor` writes)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,19 @@ def _with_compose(tmp_path: Path, text: str, **kwargs: object) -> Path:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("services:\n  main: {}\n  db:\n    image: postgres\n", "services db: lhtb does not run Compose sidecars"),
+        ("services:\n  db:\n    image: pg\n    ports: ['5432:5432']\n", "services.db sets ports"),
+        ("services:\n  db:\n    image: pg\n    privileged: true\n", "services.db sets privileged"),
+        ("services:\n  db:\n    image: pg\n    network_mode: host\n", "services.db sets network_mode"),
+        ("services:\n  db:\n    image: pg\n    volumes: [/:/host]\n", "services.db sets volumes"),
+        ("services:\n  db:\n    image: pg\n    container_name: db\n", "container_name: a fixed name"),
+        ("services:\n  db:\n    image: pg\n    depends_on: [main]\n", "depends_on main"),
+        ("services:\n  db:\n    command: x\n", "services.db has neither image nor build"),
+        ("services:\n  db:\n    image: pg\nvolumes:\n  data: {}\n", "the file sets volumes"),
+        ("services:\n  main:\n    network_mode: none\n  db:\n    image: pg\n", "main could not reach them"),
+        ("services:\n  main:\n    image: other\n", "services.main.image"),
+        ("services:\n  db:\n    build: ../../\n", "services.db.build '../../': outside"),
+        ("services:\n  db:\n    build: {context: /etc}\n", "services.db.build '/etc': outside"),
+        ("services:\n  db:\n    image: pg\n    env_file: [../secrets.env]\n", "env_file '../secrets.env'"),
         ("services:\n  main:\n    volumes: [./x:/x]\n", "services.main sets volumes"),
         ("services:\n  main:\n    network_mode: host\n", "network_mode 'host'"),
         ("services: [main]\n", "'services' must be a mapping"),
@@ -48,3 +61,20 @@ def test_an_exported_task_keeps_no_network_in_lhtb(tmp_path: Path) -> None:
     assert source.config.environment.effective_network == "none"
     copy = load_task(export_task(source, tmp_path / "out"))
     assert copy.config.environment.effective_network == "none"  # allow_internet is gone; Compose says none
+
+
+def test_sidecars_load_with_main_environment_under_the_tasks_own(tmp_path: Path) -> None:
+    text = (
+        "services:\n  db:\n    image: lhtb/python:bookworm\n    healthcheck: {test: [CMD, 'true']}\n"
+        "    x-note: extension keys are Compose's own\n"
+        "  main:\n    depends_on: [db]\n    environment: [DB_HOST=db, MODE=compose]\n"
+    )
+    task = load_task(_with_compose(tmp_path, text, toml='[environment.env]\nMODE = "task"\n'))
+    assert task.compose is not None and task.compose.sidecars == ("db",)
+    assert task.config.environment.env == {"DB_HOST": "db", "MODE": "task"}  # task.toml's value wins
+    assert task.config.environment.effective_network == "none"  # the sidecars' network is internal then
+
+
+def test_a_compose_file_without_sidecars_leaves_the_task_single_container(tmp_path: Path) -> None:
+    task = load_task(_with_compose(tmp_path, "services:\n  main:\n    network_mode: none\n"))
+    assert task.compose is None
