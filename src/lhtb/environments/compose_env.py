@@ -4,8 +4,9 @@
 ``<container name>``, with an override that puts every sidecar on the sandbox's network (so ``main`` and the
 sidecars reach each other by service name, and nothing else joins), labels it like every lhtb container (job,
 trial, owner: ``lhtb env gc`` finds it) and gives it the task's limits where it sets none. A network for a
-sandbox without network access is ``internal``: no route out, only its own sidecars. Teardown is ``compose
-down`` and the network's removal; gc removes what a dead process left (gc.py).
+sandbox without network access is ``internal``: no route out, only its own sidecars. Teardown removes the
+project's containers through the engine (no Compose call needed) and the network; gc removes what a dead process
+left (gc.py).
 """
 
 from __future__ import annotations
@@ -63,9 +64,11 @@ def _services(compose_file: str) -> dict[str, Any]:
     return dict(document["services"])
 
 
-def override(spec: ContainerSpec, sidecars: Sidecars, labels: dict[str, str]) -> dict[str, Any]:
-    """The Compose override: the sandbox's network only, lhtb's labels, the task's limits where a service has none."""
-    services = _services(sidecars.compose_file)
+def override(
+    spec: ContainerSpec, sidecars: Sidecars, labels: dict[str, str], services: dict[str, Any]
+) -> dict[str, Any]:
+    """The Compose override: the sandbox's network only, lhtb's labels, the task's limits where a service has none
+    (``services``: the Compose file's)."""
     out: dict[str, Any] = {}
     for name in sidecars.services:
         own = services.get(name) or {}
@@ -94,11 +97,10 @@ def _compose(spec: ContainerSpec, override_file: Path, *args: str, timeout: floa
     )
 
 
-def _missing_images(sidecars: Sidecars) -> list[str]:
+def _missing_images(sidecars: Sidecars, services: dict[str, Any]) -> list[str]:
     """Images of sidecars that are not built here and not present: offline, Compose could only fail pulling."""
     import docker
 
-    services = _services(sidecars.compose_file)
     missing = []
     for name in sidecars.services:
         own = services.get(name) or {}
@@ -124,10 +126,11 @@ def start_sidecars(spec: ContainerSpec, labels: dict[str, str]) -> str:
     name = network_name(spec)
     client.networks.create(name, driver="bridge", internal=sidecars.internal, labels=labels, check_duplicate=True)
     try:
-        missing = _missing_images(sidecars)
+        services = _services(sidecars.compose_file)
+        missing = _missing_images(sidecars, services)
         with tempfile.TemporaryDirectory(prefix="lhtb-compose-") as scratch:
             override_file = Path(scratch) / "lhtb-override.yaml"
-            override_file.write_text(yaml.safe_dump(override(spec, sidecars, labels), sort_keys=True))
+            override_file.write_text(yaml.safe_dump(override(spec, sidecars, labels, services), sort_keys=True))
             wait = max(1, int(sidecars.timeout_sec))
             done = _compose(
                 spec,
@@ -172,8 +175,6 @@ def stop_sidecars(spec: ContainerSpec) -> None:
 
     from lhtb.environments.docker_env import remove_container  # docker_env starts sidecars through this module
 
-    sidecars = spec.sidecars
-    assert sidecars is not None
     client = get_client()
     filters = {"label": [f"com.docker.compose.project={project_name(spec)}"]}
     for container in client.api.containers(all=True, filters=filters):

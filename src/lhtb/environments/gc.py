@@ -38,8 +38,7 @@ def _owner_alive(labels: dict[str, str]) -> bool:
 
 
 def remove_containers(*, job: str | None = None, owner_pid: int | None = None) -> int:
-    filters = [f"{LABEL_MANAGED}=1"] + ([f"{LABEL_JOB}={job}"] if job else [])
-    containers = get_client().api.containers(all=True, filters={"label": filters})
+    containers = get_client().api.containers(all=True, filters={"label": _managed(job)})
     removed = 0
     for container in containers:
         labels = container.get("Labels") or {}
@@ -53,9 +52,13 @@ def remove_containers(*, job: str | None = None, owner_pid: int | None = None) -
     return removed
 
 
+def _managed(job: str | None) -> list[str]:
+    """The label filter of what lhtb made: all of it, or one job's."""
+    return [f"{LABEL_MANAGED}=1"] + ([f"{LABEL_JOB}={job}"] if job else [])
+
+
 def _networks(job: str | None) -> list[dict]:
-    filters = [f"{LABEL_MANAGED}=1"] + ([f"{LABEL_JOB}={job}"] if job else [])
-    return list(get_client().api.networks(filters={"label": filters}))
+    return list(get_client().api.networks(filters={"label": _managed(job)}))
 
 
 def _remove_network(network_id: str) -> None:
@@ -70,8 +73,7 @@ def collect(*, images: bool = False, dry_run: bool = False, job: str | None = No
     """Containers whose owning lhtb process is dead (of one job, or all); with ``images``, cached task images."""
     client = get_client()
     report = GcReport(containers=[], images=[])
-    filters = [f"{LABEL_MANAGED}=1"] + ([f"{LABEL_JOB}={job}"] if job else [])
-    for container in client.api.containers(all=True, filters={"label": filters}):
+    for container in client.api.containers(all=True, filters={"label": _managed(job)}):
         labels = container.get("Labels") or {}
         if _owner_alive(labels):
             continue

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lhtb.environments.base import ContainerSpec, Sidecars
-from lhtb.environments.compose_env import network_name, override, project_name
+from lhtb.environments.compose_env import _services, network_name, override, project_name
 
 COMPOSE = """\
 services:
@@ -38,7 +38,8 @@ def _spec(tmp_path: Path) -> ContainerSpec:
 
 def test_sidecars_join_only_the_sandbox_network_with_labels_and_the_tasks_limits(tmp_path: Path) -> None:
     spec = _spec(tmp_path)
-    out = override(spec, spec.sidecars, {"lhtb.managed": "1", "lhtb.role": "agent"})  # type: ignore[arg-type]
+    services = _services(str(tmp_path / "docker-compose.yaml"))
+    out = override(spec, spec.sidecars, {"lhtb.managed": "1", "lhtb.role": "agent"}, services)  # type: ignore[arg-type]
     assert out["networks"] == {"sandbox": {"external": True, "name": network_name(spec)}}
     db, cache = out["services"]["db"], out["services"]["cache"]
     assert db["networks"] == cache["networks"] == ["sandbox"]
