@@ -77,3 +77,61 @@ def write_task(
     (task / "tests" / "test.sh").write_text("#!/bin/bash\n" + test_sh)
     (task / "solution" / "solve.sh").write_text("#!/bin/bash\n" + solve + "\n")
     return task
+
+
+def write_multi_step_task(root: Path, name: str, *, mode: str = "separate", strategy: str = "mean") -> Path:
+    """A three-step Harbor task: ``create`` (its own tests, solution and staged workdir with a setup.sh, gated by
+    min_reward 1.0), ``extend`` (its own tests writing two named rewards, gated on one), ``finish`` (the task's
+    shared tests/ and solution/). Every step's test sources tests/lib.sh, which only the task's tests/ holds, so
+    a step's verifier must see both directories. The oracle scores 1.0 and nop 0.0, in lhtb and in Harbor."""
+    task = root / name
+    files = {
+        "task.toml": f"""\
+            schema_version = "1.4"
+            multi_step_reward_strategy = "{strategy}"
+            artifacts = ["/app"]  # what a separate verifier gets (Harbor gives it nothing unless told)
+            [task]
+            name = "lhtb/{name}"
+            [[steps]]
+            name = "create"
+            min_reward = 1.0
+            [[steps]]
+            name = "extend"
+            min_reward = {{ correctness = 1.0 }}
+            [steps.agent]
+            timeout_sec = 40
+            [[steps]]
+            name = "finish"
+            [metadata]
+            category = "smoke"
+            [agent]
+            timeout_sec = 60
+            [verifier]
+            timeout_sec = 60
+            environment_mode = "{mode}"
+            [environment]
+            network_mode = "no-network"
+            """,
+        "environment/Dockerfile": "FROM lhtb/python:bookworm\nWORKDIR /app\n",
+        "tests/lib.sh": 'check() { [ "$(cat "$1" 2>/dev/null)" = "$2" ] && echo 1 || echo 0; }\n',
+        "tests/test.sh": '#!/bin/bash\n. /tests/lib.sh\ncheck /app/final.txt "done-$(cat /app/seed.txt)" '
+        "> /logs/verifier/reward.txt\n",
+        "solution/solve.sh": '#!/bin/bash\necho "done-$(cat seed.txt)" > final.txt\n',
+        "steps/create/instruction.md": "Write one-SEED to /app/one.txt, SEED being /app/seed.txt's content.\n",
+        "steps/create/workdir/seed.txt": "42\n",
+        "steps/create/workdir/setup.sh": "echo staged > staged.txt\n",
+        "steps/create/tests/test.sh": '#!/bin/bash\n. /tests/lib.sh\ncheck /app/one.txt "one-$(cat /app/seed.txt)" '
+        "> /logs/verifier/reward.txt\n",
+        "steps/create/solution/solve.sh": '#!/bin/bash\necho "one-$(cat seed.txt)" > one.txt\n',
+        "steps/extend/instruction.md": "Write two to /app/two.txt.\n",
+        "steps/extend/tests/test.sh": "#!/bin/bash\n. /tests/lib.sh\n"
+        'echo "{\\"correctness\\": $(check /app/two.txt two), \\"style\\": $(check /app/staged.txt staged)}" '
+        "> /logs/verifier/reward.json\n",
+        "steps/extend/solution/solve.sh": "#!/bin/bash\necho two > two.txt\n",
+        "steps/finish/instruction.md": "Write done-SEED to /app/final.txt.\n",
+    }
+    for relative, text in files.items():
+        path = task / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text) if relative == "task.toml" else text)
+    return task

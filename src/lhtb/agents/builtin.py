@@ -4,6 +4,7 @@ the task's scripted shortcuts (``tests/shortcuts/NAME.sh``, the QA shortcut gate
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from lhtb.agents.base import AgentContext
 from lhtb.environments.tarsafe import tar_directory
@@ -23,11 +24,22 @@ class ScriptAgent:
         self.directory = directory
         self.script = script
         self.with_gold = with_gold  # also the gold solution, at /solution/gold (a shortcut may break it)
+        self._uploaded: Path | None = None
+
+    def _source(self, context: AgentContext) -> Path:
+        """The directory to copy: a multi-step task's step has its own ``solution/`` (else the task's)."""
+        task = context.task
+        return task.solution_dir if self.directory == "solution" else task.path / self.directory
 
     async def setup(self, context: AgentContext) -> None:
-        solution = context.task.path / self.directory
+        await self._upload(context)
+
+    async def _upload(self, context: AgentContext) -> None:
+        solution = self._source(context)
         if not (solution / self.script).is_file():
             raise AgentSetupError(f"{solution / self.script}: the {self.name} agent needs this script")
+        if self._uploaded is not None:  # the next step's solution replaces the last one's
+            await context.environment.exec(f"rm -rf {SOLUTION_MOUNT}", user="root", timeout_sec=60)
         # One put_archive into "/" (the tar's top entry is "solution"): no mkdir exec needed.
         archive = await asyncio.to_thread(tar_directory, solution, SOLUTION_MOUNT.lstrip("/"))
         await context.environment.upload_tar(archive, "/", make_dest=False)
@@ -35,8 +47,11 @@ class ScriptAgent:
         if self.with_gold and gold.is_dir():
             archive = await asyncio.to_thread(tar_directory, gold, "gold")
             await context.environment.upload_tar(archive, SOLUTION_MOUNT, make_dest=False)
+        self._uploaded = solution
 
     async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
+        if self._source(context) != self._uploaded:
+            await self._upload(context)
         env = dict(context.task.config.solution.env)  # Harbor's [solution] env applies to both scripts
         result = await context.environment.exec(
             f"bash {SOLUTION_MOUNT}/{self.script}", env=env, timeout_sec=context.timeout_sec

@@ -14,15 +14,18 @@ the agent's doing and is graded, never retried (docs/errors.md).
 from __future__ import annotations
 
 import io
+import os
 import posixpath
 import tarfile
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 from lhtb.errors import UnsafeArchiveError
+
+TarFilter = Callable[[tarfile.TarInfo], tarfile.TarInfo | None]
 
 # Sum of member sizes (apparent size: a sparse file counts in full, as Docker's tar streams its zeros).
 MAX_ARTIFACT_BYTES = 2 * 1024**3
@@ -241,9 +244,24 @@ def safe_extract(tar_bytes: bytes | SanitizedArchive, dest: Path) -> list[str]:
     return sanitized.refused
 
 
-def tar_directory(source: Path, arcname: str = ".") -> bytes:
-    """A tar of ``source`` whose members sit under ``arcname``; symlinks are stored, not followed."""
+def tar_directory(source: Path | Sequence[Path], arcname: str = ".", *, filter: TarFilter | None = None) -> bytes:
+    """A tar of ``source`` whose members sit under ``arcname``; symlinks are stored, not followed.
+
+    Several sources are overlaid in order: a path in a later one replaces the same path in an earlier one (a
+    multi-step task's ``steps/NAME/tests`` over its ``tests``)."""
+    sources = [source] if isinstance(source, Path) else list(source)
     out = io.BytesIO()
     with tarfile.open(fileobj=out, mode="w") as archive:
-        archive.add(source, arcname=arcname, recursive=True)
+        if len(sources) == 1:
+            archive.add(sources[0], arcname=arcname, recursive=True, filter=filter)
+            return out.getvalue()
+        members: dict[str, Path] = {}
+        for root in sources:
+            for directory, dirs, files in os.walk(root):
+                for name in (*dirs, *files):
+                    path = Path(directory, name)
+                    members[path.relative_to(root).as_posix()] = path
+        archive.add(sources[-1], arcname=arcname, recursive=False, filter=filter)
+        for relative in sorted(members):
+            archive.add(members[relative], arcname=f"{arcname}/{relative}", recursive=False, filter=filter)
     return out.getvalue()

@@ -37,8 +37,10 @@ from lhtb.harbor.models import (
 )
 from lhtb.jobs.layout import JobLayout
 from lhtb.results.models import JobConfig as LhtbJobConfig
+from lhtb.results.models import StepRecord
 from lhtb.results.models import TrialResult as LhtbTrialResult
 from lhtb.results.scoring import counted_reward
+from lhtb.trial.steps import step_rewards
 
 LHTB_RESULT = "lhtb-result.json"
 
@@ -98,11 +100,18 @@ def harbor_trial(result: LhtbTrialResult, trial_dir: Path, job_dir: Path) -> Tri
             metadata={"lhtb_usage_source": usage.source, "lhtb_episodes": usage.episodes, "lhtb_attempt": spec.attempt},
         ),
         verifier_result=None if reward is None else VerifierResult(rewards={"reward": reward}),
+        # A multi-step trial's steps, each with its rewards as Harbor's own step results hold them.
+        step_results=[_step_result(step) for step in result.steps] or None,
         verifier_environment_mode=spec.verifier_mode,
         exception_info=exception,
         started_at=result.started_at,
         finished_at=result.finished_at,
     )
+
+
+def _step_result(step: StepRecord) -> dict[str, object]:
+    ran = step.verifier is not None and step.verifier.reward is not None
+    return {"step_name": step.name, "verifier_result": {"rewards": step_rewards(step)} if ran else None}
 
 
 def _job_result(job_name: str, config: LhtbJobConfig, trials: list[tuple[LhtbTrialResult, TrialResult]]) -> JobResult:

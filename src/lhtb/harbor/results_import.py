@@ -5,9 +5,9 @@ per trial holding Harbor's ``result.json``. Each trial becomes an ``lhtb.trial/2
 
 - agent: ``harbor/<agent name>`` with Harbor's model, so a Harbor run stands beside lhtb's own runs of the same
   agent rather than being pooled with them;
-- reward: the ``reward`` key of Harbor's rewards; a single other key; else the mean of all keys, each kept as a
-  subtask (Harbor's metrics average every key, naming none the headline). Rewards outside [0, 1] are refused
-  with the file named: lhtb's pass thresholds and means are defined on [0, 1];
+- reward: the ``reward`` key of Harbor's rewards, else the mean of all keys, every key kept as a subtask (the
+  verifier's rule for a flat ``reward.json``: :func:`lhtb.verifier.reward.harbor_rewards`). Rewards outside
+  [0, 1] are refused with the file named: lhtb's pass thresholds and means are defined on [0, 1];
 - error: Harbor's exception type mapped as :mod:`lhtb.harbor.error_map` says, then lhtb's policy decides what
   counts (the same rule as for lhtb's own trials);
 - attempt: the trial's rank by start time among the job's trials of the same task and agent;
@@ -35,6 +35,7 @@ from lhtb.results.models import (
     AgentSpec,
     ErrorInfo,
     PhaseTimings,
+    StepRecord,
     Subtask,
     TrialSpec,
     Usage,
@@ -42,6 +43,7 @@ from lhtb.results.models import (
 )
 from lhtb.results.models import JobConfig as LhtbJobConfig
 from lhtb.results.models import TrialResult as LhtbTrialResult
+from lhtb.verifier.reward import harbor_rewards
 
 HARBOR_AGENT_PREFIX = "harbor/"
 
@@ -66,23 +68,11 @@ def _seconds(timing: TimingInfo | None) -> float | None:
 
 
 def headline(rewards: dict[str, float]) -> tuple[float, list[Subtask]]:
-    """(reward, subtasks) of Harbor's rewards mapping, as the module docstring says; ValueError out of [0, 1]."""
+    """(reward, subtasks) of Harbor's rewards mapping by the verifier's own rule; ValueError out of [0, 1]."""
     for key, value in rewards.items():
         if not 0.0 <= value <= 1.0:
             raise ValueError(f"reward {key!r} = {value} is outside [0, 1] (lhtb's metrics are defined on [0, 1])")
-    if "reward" in rewards:
-        reward = float(rewards["reward"])
-    elif len(rewards) == 1:
-        reward = float(next(iter(rewards.values())))
-    else:
-        reward = sum(rewards.values()) / len(rewards)
-    subtasks = [
-        Subtask(
-            name=key, weight=1.0, score=float(value), kind="continuous", visibility="hidden", detail="Harbor reward"
-        )
-        for key, value in rewards.items()
-    ]
-    return reward, subtasks
+    return harbor_rewards({key: float(value) for key, value in rewards.items()}, "Harbor reward")
 
 
 @functools.cache
@@ -147,7 +137,21 @@ def to_lhtb(harbor: TrialResult, job_name: str, attempt: int) -> LhtbTrialResult
             agent=_seconds(harbor.agent_execution),
             verifier=_seconds(harbor.verifier),
         ),
+        steps=[_step(step) for step in harbor.step_results or []],
     )
+
+
+def _step(step: dict[str, object]) -> StepRecord:
+    """A Harbor step result: its name and rewards (a step Harbor did not verify has none)."""
+    verifier = step.get("verifier_result")
+    rewards = verifier.get("rewards") if isinstance(verifier, dict) else None
+    name = str(step.get("step_name") or "?")
+    if not isinstance(rewards, dict) or not rewards:
+        return StepRecord(name=name, skipped="Harbor recorded no rewards for this step")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in rewards.values()):
+        raise ValueError(f"step {name!r}: rewards must be numbers, got {rewards!r:.200}")
+    reward, subtasks = headline({str(k): float(v) for k, v in rewards.items()})
+    return StepRecord(name=name, verifier=VerifierOutcome(reward=reward, subtasks=subtasks, source="harbor-json"))
 
 
 def load_harbor_job(job_dir: Path) -> tuple[JobConfig, list[LhtbTrialResult], list[str], int]:

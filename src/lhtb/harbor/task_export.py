@@ -60,7 +60,11 @@ cd {workdir} || exit 1
 env {python_env} PYTHONPATH="$vendor" LHTB_VERIFIER_OUTPUT_DIR="$scorecard" LHTB_VERIFY_SEED="$seed" \\
   bash /tests/{task_test}
 status=$?
-python3 "$vendor/{shim}" "$scorecard/reward.json" /logs/verifier/reward.json || exit 1
+# A Harbor-style test that wrote /logs/verifier/reward.{{txt,json}} itself has no scorecard: its file stands.
+if [ -e "$scorecard/reward.json" ] || ! ls /logs/verifier/reward.txt /logs/verifier/reward.json >/dev/null 2>&1
+then
+  python3 "$vendor/{shim}" "$scorecard/reward.json" /logs/verifier/reward.json || exit 1
+fi
 exit $status
 """
 
@@ -147,12 +151,18 @@ def export_task(task: Task, out_dir: Path, *, org: str = "lhtb") -> Path:
     shutil.rmtree(staging, ignore_errors=True)
     shutil.copytree(task.path, staging, ignore=_SKIPPED)
     tests = staging / "tests"
-    if (tests / VENDOR_DIR).exists() or (tests / TASK_TEST).exists():
-        shutil.rmtree(staging)
-        raise ConfigError(f"{task.path / 'tests'}: already holds {VENDOR_DIR}/ or {TASK_TEST} (exported twice?)")
-    (tests / "test.sh").rename(tests / TASK_TEST)
-    write_text_atomic(tests / "test.sh", wrapper_script(task))
-    (tests / "test.sh").chmod(0o755)
+    # A multi-step task's steps may have their own test.sh: each is wrapped the same way (Harbor lays the step's
+    # tests/ over the task's, so the step's lhtb-test.sh is the one its wrapper runs).
+    step_tests = [staging / "steps" / step.name / "tests" for step in task.steps]
+    wrapped = [d for d in (tests, *step_tests) if (d / "test.sh").is_file()]
+    for directory in (tests, *step_tests):
+        if (directory / VENDOR_DIR).exists() or (directory / TASK_TEST).exists():
+            shutil.rmtree(staging)
+            raise ConfigError(f"{directory}: already holds {VENDOR_DIR}/ or {TASK_TEST} (exported twice?)")
+    for directory in wrapped:
+        (directory / "test.sh").rename(directory / TASK_TEST)
+        write_text_atomic(directory / "test.sh", wrapper_script(task))
+        (directory / "test.sh").chmod(0o755)
     _vendor_sdk(tests)
     write_text_atomic(staging / "task.toml", harbor_toml(task, org))
     compose = staging / "environment" / "docker-compose.yaml"

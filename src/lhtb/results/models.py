@@ -263,6 +263,17 @@ class PhaseRecord(_Strict):
     verification_sec: float | None = None
     feedback_pause_sec: float | None = None
     late: bool = False
+    step: str | None = None  # a multi-step task's step this phase belongs to
+
+
+class StepRecord(_Strict):
+    """One step of a multi-step task (Harbor's ``[[steps]]``): its agent's outcome and its own verification."""
+
+    name: str
+    agent_outcome: AgentOutcome | None = None  # None: the step never ran (``skipped`` says why)
+    verifier: VerifierOutcome | None = None
+    agent_sec: float = 0.0  # agent clock
+    skipped: str | None = None
 
 
 class ActivityRecord(_Strict):
@@ -354,6 +365,8 @@ class TrialResult(_Strict):
     phases: list[PhaseRecord] = Field(default_factory=list)
     reward_curve: list[CheckpointRecord] = Field(default_factory=list)
     activity: ActivityRecord | None = None  # None: not monitored (the agent never ran)
+    # A multi-step task's steps, in order; ``verifier`` then holds their aggregate (lhtb.trial.steps).
+    steps: list[StepRecord] = Field(default_factory=list)
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 

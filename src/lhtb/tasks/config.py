@@ -10,6 +10,8 @@ defaults, not Harbor's). docs/task-format.md has the key-by-key mapping.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -287,15 +289,50 @@ def _artifact_paths(entries: list[str | Artifact]) -> list[str | Artifact]:
 Artifacts = Annotated[list[ArtifactEntry], AfterValidator(_artifact_paths)]
 
 
-class Step(StrictSection):
-    """Harbor: one step of a multi-step task (read and checked; lhtb does not run multi-step tasks yet)."""
+_STEP_NAME_BAD = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f]')
+_DEVICE_NAME = re.compile(r"^(CON|PRN|AUX|NUL|CONIN\$|CONOUT\$|(?:COM|LPT)[1-9¹²³])$", re.IGNORECASE)
 
-    name: Annotated[Line, Field(max_length=255, pattern=r'^[^<>:"/\\|?*]+$')]
+
+def _step_name(name: str) -> str:
+    """Harbor's rule: one portable directory name (steps/NAME/), on every host OS."""
+    if (
+        not name.strip()
+        or name in {".", ".."}
+        or name.endswith((".", " "))
+        or _STEP_NAME_BAD.search(name)
+        or _DEVICE_NAME.fullmatch(name.partition(".")[0].rstrip(" "))
+    ):
+        raise ValueError(
+            f"invalid step name {name!r}: it must be one portable directory name (no path separators, control "
+            "or reserved characters, device names, or trailing dots and spaces)"
+        )
+    if len(name.encode("utf-8")) > 255:
+        raise ValueError("a step name is at most 255 UTF-8 bytes")
+    return name
+
+
+class Step(StrictSection):
+    """Harbor: one step of a multi-step task, run in order in the same agent container (docs/task-format.md).
+
+    Its ``[steps.agent]`` and ``[steps.verifier]`` keys override the task's for this step only."""
+
+    name: Annotated[str, AfterValidator(_step_name)]
     agent: AgentSection = Field(default_factory=AgentSection)
     verifier: VerifierSection = Field(default_factory=VerifierSection)
+    # Stop the remaining steps unless this step's reward (a number) or each named reward (a table) reaches it.
     min_reward: float | dict[str, float] | None = None
     healthcheck: Healthcheck | None = None
-    artifacts: Artifacts = Field(default_factory=list)
+    artifacts: Artifacts = Field(default_factory=list)  # added to the task's for this step
+
+
+def _unique_steps(steps: list[Step] | None) -> list[Step] | None:
+    seen: set[str] = set()
+    for step in steps or []:
+        key = unicodedata.normalize("NFC", step.name).casefold()  # one directory on case-insensitive disks
+        if key in seen:
+            raise ValueError(f"step names must be unique (ignoring case and Unicode normalisation): {step.name!r}")
+        seen.add(key)
+    return steps or None  # Harbor: an empty list is a single-step task
 
 
 Reason = Annotated[str, AfterValidator(one_line)]
@@ -328,7 +365,7 @@ class TaskConfig(StrictSection):
     environment: EnvironmentSection = Field(default_factory=EnvironmentSection)
     solution: SolutionSection = Field(default_factory=SolutionSection)
     qa: QaSection = Field(default_factory=QaSection)
-    steps: list[Step] | None = None
+    steps: Annotated[list[Step] | None, AfterValidator(_unique_steps)] = None
     multi_step_reward_strategy: Literal["mean", "final"] | None = None
     # Absolute paths in the agent container copied to the verifier; default: the workdir.
     artifacts: Artifacts = Field(default_factory=list)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from lhtb.environments.images import base_images, dockerfile_problem, read_dockerfile
 from lhtb.errors import TaskInvalidError
 from lhtb.tasks.compose import COMPOSE_NAMES, ComposeNeeds, read_compose
-from lhtb.tasks.config import Artifact, EnvironmentSection, NetworkPolicy, TaskConfig
+from lhtb.tasks.config import Artifact, EnvironmentSection, NetworkPolicy, Step, TaskConfig, VerifierSection
 from lhtb.tasks.files import (
     MAX_INSTRUCTION_BYTES,
     MAX_TOML_BYTES,
@@ -29,21 +29,35 @@ from lhtb.tasks.files import (
     require_regular,
 )
 
-REQUIRED_FILES = ("task.toml", "instruction.md", "environment/Dockerfile", "tests/test.sh")
+SINGLE_STEP_FILES = ("instruction.md", "tests/test.sh")  # a multi-step task has them per step
 MAX_LISTED_PROBLEMS = 10
+
+
+@dataclass(frozen=True)
+class TaskStep:
+    """One step of a multi-step task: its ``[[steps]]`` entry and ``steps/NAME/instruction.md``."""
+
+    config: Step
+    instruction: str
+
+    @property
+    def name(self) -> str:
+        return self.config.name
 
 
 @dataclass(frozen=True)
 class Task:
     path: Path
     config: TaskConfig
-    instruction: str
+    instruction: str  # a multi-step task's step view: that step's; the whole task: instruction.md or ""
     # Things accepted but worth a look (a byte-order mark removed), each naming its file.
     notes: tuple[str, ...] = ()
     # FROM image -> the image built from instead (`lhtb run --base-image`); only those its Dockerfile names.
     base_images: tuple[tuple[str, str], ...] = ()
     # environment/docker-compose.yaml, when it has sidecars (lhtb.tasks.compose says what is accepted).
     compose: ComposeNeeds | None = None
+    steps: tuple[TaskStep, ...] = ()  # Harbor's [[steps]], in order; () for a single-step task
+    step: str | None = None  # set on the view of one step (:meth:`for_step`): what its agent and verifier see
 
     @property
     def name(self) -> str:
@@ -67,17 +81,64 @@ class Task:
             return None
         return self.tests_dir
 
+    def for_step(self, name: str) -> Task:
+        """The task as step ``name`` runs it: the step's instruction, its ``[steps.agent]`` and
+        ``[steps.verifier]`` keys over the task's, its artifacts added, its tests over the task's, its solution."""
+        step = next(s for s in self.steps if s.name == name)
+        config = self.config.model_copy(
+            update={
+                "agent": _overlay(self.config.agent, step.config.agent),
+                "verifier": _step_verifier(self.config.verifier, step.config.verifier),
+                "artifacts": [*self.config.artifacts, *step.config.artifacts],
+            }
+        )
+        return replace(self, config=config, instruction=step.instruction, step=name)
+
     @property
     def environment_dir(self) -> Path:
         return self.path / "environment"
 
     @property
+    def step_dir(self) -> Path | None:
+        return None if self.step is None else self.path / "steps" / self.step
+
+    @property
     def tests_dir(self) -> Path:
-        return self.path / "tests"
+        """Where the test script is: the step's own ``tests/`` when it has one, else the task's."""
+        step_tests = None if self.step_dir is None else self.step_dir / "tests"
+        return step_tests if step_tests is not None and step_tests.is_dir() else self.path / "tests"
+
+    @property
+    def tests_dirs(self) -> tuple[Path, ...]:
+        """What the verifier's ``/tests`` holds, overlaid in order: the task's ``tests/``, then the step's (as
+        Harbor uploads both)."""
+        dirs = [d for d in (self.path / "tests", None if self.step_dir is None else self.step_dir / "tests") if d]
+        return tuple(d for d in dirs if d.is_dir()) or (self.path / "tests",)
 
     @property
     def solution_dir(self) -> Path:
-        return self.path / "solution"
+        step_solution = None if self.step_dir is None else self.step_dir / "solution"
+        return step_solution if step_solution is not None and step_solution.is_dir() else self.path / "solution"
+
+    @property
+    def step_workdir_dir(self) -> Path | None:
+        """Files copied into the workdir before the step's agent starts (Harbor's ``steps/NAME/workdir``); a
+        ``setup.sh`` among them runs first."""
+        return None if self.step_dir is None else self.step_dir / "workdir"
+
+
+def _overlay(base: BaseModel, override: BaseModel) -> Any:
+    """``base`` with every key ``override`` sets (a step's section over the task's)."""
+    return base.model_copy(update={key: getattr(override, key) for key in override.model_fields_set})
+
+
+def _step_verifier(task: VerifierSection, step: VerifierSection) -> VerifierSection:
+    """Harbor's order for the mode: the step's own, else separate when the step gives a verifier environment,
+    else the task's."""
+    merged: VerifierSection = _overlay(task, step)
+    if step.environment is not None and step.environment_mode is None:
+        merged = merged.model_copy(update={"environment_mode": "separate"})
+    return merged
 
 
 @dataclass(frozen=True)
@@ -183,7 +244,23 @@ def _network_policies(config: TaskConfig) -> dict[str, NetworkPolicy]:
     policies["verifier"] = config.verifier
     if config.verifier.environment is not None:
         policies["verifier.environment"] = config.verifier.environment
+    for step in config.steps or []:
+        policies[f"steps {step.name!r}: agent"] = step.agent
+        policies[f"steps {step.name!r}: verifier"] = step.verifier
+        if step.verifier.environment is not None:
+            policies[f"steps {step.name!r}: verifier.environment"] = step.verifier.environment
     return policies
+
+
+def _verifiers(config: TaskConfig) -> dict[str, VerifierSection]:
+    """The task's [verifier] and each step's, by where they are written."""
+    return {"[verifier]": config.verifier} | {
+        f"[steps.verifier] of step {step.name!r}": step.verifier for step in config.steps or []
+    }
+
+
+def _all_artifacts(config: TaskConfig) -> list[str | Artifact]:
+    return [*config.artifacts, *(entry for step in config.steps or [] for entry in step.artifacts)]
 
 
 def unrunnable(config: TaskConfig) -> list[str]:
@@ -194,17 +271,24 @@ def unrunnable(config: TaskConfig) -> list[str]:
         for where, policy in _network_policies(config).items()
         if policy.network_mode == "allowlist"
     ]
-    verifier_env = config.verifier.environment
-    if config.environment.os == "windows" or (verifier_env is not None and verifier_env.os == "windows"):
+    environments = [config.environment] + [v.environment for v in _verifiers(config).values() if v.environment]
+    if any(env.os == "windows" for env in environments):
         problems.append("os = 'windows': lhtb runs Linux containers only")
-    if config.steps:
-        problems.append("[[steps]]: lhtb does not run multi-step tasks yet")
-    if any(isinstance(entry, Artifact) and entry.service not in (None, "main") for entry in config.artifacts):
-        problems.append("an artifact names a Compose service: lhtb runs no Compose sidecars")
-    if config.verifier.collect:
-        problems.append("[[verifier.collect]]: lhtb does not run collect hooks yet")
-    if verifier_env is not None and verifier_env.docker_image:
-        problems.append("[verifier.environment] docker_image: lhtb's verifier runs in the task's own image")
+    for step in config.steps or []:
+        fields = step.agent.model_fields_set & {"network_mode", "allowed_hosts"}
+        changed = {key for key in fields if getattr(step.agent, key) != getattr(config.agent, key)}
+        if changed:
+            problems.append(
+                f"[steps.agent] {', '.join(sorted(changed))} of step {step.name!r}: the agent's container keeps "
+                "one network for the whole trial; state it in [agent] for every step"
+            )
+    if any(isinstance(entry, Artifact) and entry.service not in (None, "main") for entry in _all_artifacts(config)):
+        problems.append("an artifact names a Compose service: lhtb copies artifacts from main only")
+    for where, verifier in _verifiers(config).items():
+        if verifier.collect:
+            problems.append(f"{where} collect: lhtb does not run collect hooks yet")
+        if verifier.environment is not None and verifier.environment.docker_image:
+            problems.append(f"{where} environment.docker_image: lhtb's verifier runs in the task's own image")
     return problems
 
 
@@ -218,6 +302,8 @@ def unused_keys(config: TaskConfig) -> list[str]:
         "[environment] gpu_types, tpu": env.gpu_types is not None or env.tpu is not None,
         "[verifier] network_mode (shared: the agent's network; separate: none)": verifier.network_mode is not None,
         "[verifier.environment] limits": verifier.environment is not None,
+        "[steps.verifier] environment limits": any(step.verifier.environment for step in config.steps or []),
+        "[steps] healthcheck": any(step.healthcheck for step in config.steps or []),
         "artifact destination/exclude": any(
             isinstance(entry, Artifact) and (entry.destination or entry.exclude) for entry in config.artifacts
         ),
@@ -249,14 +335,17 @@ def load_task(path: Path) -> Task:
     if not path.is_dir():
         raise TaskInvalidError(f"{path}: not a task directory")
     check_links(path)
-    for relative in REQUIRED_FILES:
-        # test.sh is copied with tests/ as it is: a link there would arrive as a link.
-        require_regular(path / relative, follow_links=relative != "tests/test.sh")
+    require_regular(path / "task.toml")
+    require_regular(path / "environment" / "Dockerfile")
     problem = dockerfile_problem(path / "environment" / "Dockerfile")  # empty, not UTF-8, no FROM
     if problem is not None:
         raise TaskInvalidError(problem)
     notes: list[str] = []
     config = _read_config(path / "task.toml", notes)
+    if not config.steps:
+        for relative in SINGLE_STEP_FILES:
+            # test.sh is copied with tests/ as it is: a link there would arrive as a link.
+            require_regular(path / relative, follow_links=relative != "tests/test.sh")
     compose = read_compose(path / "environment")
     if compose is not None and compose.no_network and config.environment.effective_network != "none":
         # the Compose file takes the network away (as Harbor's Docker runs it): so does lhtb
@@ -269,11 +358,35 @@ def load_task(path: Path) -> Task:
             f"{path / 'tests'}: a Compose file for the verifier: lhtb runs the task's own Compose file for it "
             "(environment/docker-compose.yaml), not a second one"
         )
-    instruction = read_text(path / "instruction.md", MAX_INSTRUCTION_BYTES, notes)
-    if not instruction.strip():
-        raise TaskInvalidError(f"{path / 'instruction.md'}: the instruction is empty")
+    steps = _read_steps(path, config, notes)
+    instruction = "" if steps and not (path / "instruction.md").exists() else _instruction(path, notes)
     sidecars = compose if compose is not None and compose.sidecars else None
-    return Task(path=path, config=config, instruction=instruction, notes=tuple(notes), compose=sidecars)
+    return Task(path=path, config=config, instruction=instruction, notes=tuple(notes), compose=sidecars, steps=steps)
+
+
+def _instruction(directory: Path, notes: list[str]) -> str:
+    instruction = read_text(directory / "instruction.md", MAX_INSTRUCTION_BYTES, notes)
+    if not instruction.strip():
+        raise TaskInvalidError(f"{directory / 'instruction.md'}: the instruction is empty")
+    return instruction
+
+
+def _read_steps(path: Path, config: TaskConfig, notes: list[str]) -> tuple[TaskStep, ...]:
+    """Each step's directory as Harbor lays it out: ``steps/NAME/instruction.md`` (required), a test script in
+    ``steps/NAME/tests/`` or the task's ``tests/``, optional ``solution/`` and ``workdir/`` (with ``setup.sh``)."""
+    steps = []
+    for step in config.steps or []:
+        directory = path / "steps" / step.name
+        if not directory.is_dir():
+            raise TaskInvalidError(f"{directory}: the directory of step {step.name!r} ([[steps]]) is missing")
+        require_regular(directory / "instruction.md")
+        own_test = directory / "tests" / "test.sh"
+        test = own_test if os.path.lexists(own_test) else path / "tests" / "test.sh"
+        if not os.path.lexists(test):
+            raise TaskInvalidError(f"{own_test}: step {step.name!r} has no test script (nor has {test})")
+        require_regular(test, follow_links=False)
+        steps.append(TaskStep(config=step, instruction=_instruction(directory, notes)))
+    return tuple(steps)
 
 
 def is_task_dir(path: Path) -> bool:

@@ -65,7 +65,8 @@ class AgentLoop:
     phases: list[PhaseRecord] = field(default_factory=list)
     reward_curve: list[CheckpointRecord] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
-    _checkpoints: list[tuple[float, int, ArtifactSnapshot]] = field(default_factory=list)  # graded after the end
+    # (agent time, index, snapshot, the grader of the step it was taken in): graded after the end
+    _checkpoints: list[tuple[float, int, ArtifactSnapshot, Grader]] = field(default_factory=list)
     _next_checkpoint_at: float = 0.0
 
     def __post_init__(self) -> None:
@@ -208,7 +209,7 @@ class AgentLoop:
             return
         snapshot = await self.grader.snapshot(self.agent_env, unpause=True)
         self.clock.start()
-        self._checkpoints.append((agent_sec, index, snapshot))
+        self._checkpoints.append((agent_sec, index, snapshot, self.grader))
 
     def _record_checkpoint(self, agent_sec: float, verdict: VerifierOutcome) -> None:
         self.reward_curve.append(
@@ -224,9 +225,9 @@ class AgentLoop:
         """Grade the checkpoint snapshots; call it only when the agent can no longer run (after the final
         verification froze it)."""
         pending, self._checkpoints = self._checkpoints, []
-        for agent_sec, index, snapshot in pending:
+        for agent_sec, index, snapshot, grader in pending:
             try:
-                self._record_checkpoint(agent_sec, await self.grader.grade(snapshot, f"checkpoint-{index}"))
+                self._record_checkpoint(agent_sec, await grader.grade(snapshot, f"checkpoint-{index}"))
             finally:
                 snapshot.close()
         self.reward_curve.sort(key=lambda point: point.agent_sec)

@@ -9,6 +9,7 @@ fresh container → result.json; container removal finishes in the background an
 from __future__ import annotations
 
 import asyncio
+import shlex
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -20,7 +21,8 @@ from typing import TypeVar
 from lhtb.agents.base import Agent, AgentContext, ContainerNeeds
 from lhtb.agents.registry import create_agent
 from lhtb.environments.base import ContainerSpec, Environment, EnvironmentProvider, sidecars_for
-from lhtb.errors import ERROR_POLICY, AgentError, AgentSetupError, ErrorClass, LhtbError
+from lhtb.environments.tarsafe import tar_directory
+from lhtb.errors import ERROR_POLICY, AgentError, AgentSetupError, ErrorClass, LhtbError, TaskInvalidError
 from lhtb.fs import write_model_atomic, write_text_atomic
 from lhtb.llm.bridge import ModelBridge, loopback_port
 from lhtb.results.models import (
@@ -29,15 +31,19 @@ from lhtb.results.models import (
     ErrorInfo,
     LoopSettings,
     PhaseTimings,
+    StepRecord,
     TrialResult,
     TrialSpec,
+    Usage,
     VerifierOutcome,
 )
+from lhtb.tasks.config import Step
 from lhtb.tasks.loader import Task
 from lhtb.trial.activity import ActivityMonitor, poll_interval_sec
 from lhtb.trial.agent_loop import AgentLoop
 from lhtb.trial.background import Background
 from lhtb.trial.clock import AgentClock
+from lhtb.trial.steps import aggregate, below_min_reward
 from lhtb.verifier.grader import Grader
 from lhtb.verifier.separate import ArtifactSnapshot, check_verifier_user
 
@@ -46,6 +52,7 @@ PhaseCallback = Callable[[str, str], None]  # (trial_name, phase)
 # Grades the held agent's artifacts again after the final verification (QA's rounds: other seeds, under load,
 # spoiled inputs); the snapshot is closed by the trial afterwards.
 Regrade = Callable[[Grader, ArtifactSnapshot], Awaitable[None]]
+STEP_SETUP_TIMEOUT_SEC = 600.0
 
 
 @dataclass
@@ -115,7 +122,9 @@ class _State:
     verifier_image: str = ""  # a bundled verifier's image; "": the task's
     clock: AgentClock | None = None
     agent_env: Environment | None = None
-    grader: Grader | None = None
+    grader: Grader | None = None  # the current step's (a single-step task has one)
+    graders: list[Grader] = field(default_factory=list)  # every step's, closed at teardown
+    steps: list[StepRecord] = field(default_factory=list)
     agent: Agent | None = None
     bridge: ModelBridge | None = None
     loop: AgentLoop | None = None
@@ -181,59 +190,95 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
     return mounts
 
 
-async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
+def _grader(state: _State, task: Task, trial_dir: Path) -> Grader:
     plan = state.plan
-    state.agent_env = state.provider.create(agent_container_spec(plan.task, state.image, plan, mounts))
+    assert state.clock is not None
     settings = plan.spec.settings
-    state.clock = AgentClock(plan.agent_timeout_sec)
-    state.grader = Grader(
+    grader = Grader(
         provider=state.provider,
-        task=plan.task,
+        task=task,
         image=state.image,
         verifier_image=state.verifier_image or state.image,
         job=plan.spec.job_name,
         trial=plan.spec.trial_name,
-        trial_dir=plan.trial_dir,
+        trial_dir=trial_dir,
         clock=state.clock,
         keep_warm=settings.continue_until_timeout or settings.checkpoint_interval_sec is not None,
         verify_seed=plan.spec.verify_seed,
     )
-    # The first verifier container starts beside the agent's, so its start is off the critical path.
-    state.grader.warm_up()
+    state.grader = grader
+    state.graders.append(grader)
+    # The verifier container starts beside the agent's, so its start is off the critical path.
+    grader.warm_up()
+    return grader
+
+
+async def _start(state: _State, mounts: dict[str, tuple[str, str]]) -> None:
+    plan = state.plan
+    state.agent_env = state.provider.create(agent_container_spec(plan.task, state.image, plan, mounts))
+    state.clock = AgentClock(plan.agent_timeout_sec)
+    if not plan.task.steps:
+        _grader(state, plan.task, plan.trial_dir)
     await state.agent_env.start()
     # A [verifier] user missing from the image is the task's error: found now, not after the agent's whole run.
-    await check_verifier_user(state.agent_env, plan.task)
+    for view in [plan.task] + [plan.task.for_step(step.name) for step in plan.task.steps]:
+        await check_verifier_user(state.agent_env, view)
     if state.bridge is not None:
         started = await state.agent_env.exec(state.bridge.forwarder_command, user="root", timeout_sec=30)
         if started.exit_code != 0:
             raise AgentSetupError(f"the model route into the container did not start: {started.stderr.strip()[-300:]}")
 
 
-async def _run_agent(state: _State) -> None:
-    plan = state.plan
+async def _run_agent(state: _State, task: Task, budget_sec: float, logs_dir: Path) -> AgentOutcome:
+    """Run the agent on ``task`` (a step's view for a multi-step task) until it stops or ``budget_sec`` of agent
+    time is used; set up once, before its first run. The returned outcome carries this run's usage."""
     assert state.agent_env is not None and state.grader is not None and state.agent is not None
     assert state.clock is not None
     agent, clock = state.agent, state.clock
-    logs_dir = plan.trial_dir / "agent"
     logs_dir.mkdir(parents=True, exist_ok=True)
-    activity = ActivityMonitor(state.agent_env, clock, interval_sec=poll_interval_sec(plan.agent_timeout_sec))
-    context = AgentContext(plan.task, state.agent_env, logs_dir, plan.agent_timeout_sec, activity.report)
-    await _timed(state, "agent_setup", agent.setup(context))
-    state.loop = AgentLoop(agent, context, state.agent_env, state.grader, clock, plan.spec.settings, activity)
+    clock.budget_sec = clock.used + budget_sec  # one clock for the trial: a step gets its own budget on it
+    if state.loop is None:
+        activity = ActivityMonitor(state.agent_env, clock, interval_sec=poll_interval_sec(budget_sec))
+        context = AgentContext(task, state.agent_env, logs_dir, budget_sec, activity.report)
+        await _timed(state, "agent_setup", agent.setup(context))
+        settings = state.plan.spec.settings
+        state.loop = AgentLoop(agent, context, state.agent_env, state.grader, clock, settings, activity)
+    else:  # the next step: same agent, loop and clock; its own instruction, tests and logs
+        assert state.loop.activity is not None
+        state.loop.context = AgentContext(task, state.agent_env, logs_dir, budget_sec, state.loop.activity.report)
+        state.loop.grader = state.grader
+    loop, first_phase = state.loop, len(state.loop.phases)
     try:
-        outcome = await _timed(state, "agent", state.loop.run(plan.task.instruction))
+        outcome = await _timed(state, "agent", loop.run(task.instruction))
     except AgentError as exc:
-        state.agent_outcome = AgentOutcome(stop_reason="error", usage=state.loop.usage, message=str(exc))
+        state.agent_outcome = AgentOutcome(stop_reason="error", usage=loop.usage, message=str(exc))
         raise
-    state.agent_outcome = outcome.model_copy(update={"usage": state.loop.usage})
+    finally:
+        for record in loop.phases[first_phase:]:
+            record.step = task.step
+    state.agent_outcome = outcome.model_copy(update={"usage": loop.usage})
     if outcome.stop_reason == "error":
         raise AgentError(outcome.message or "the agent reported an error")
+    usage = Usage()
+    for record in loop.phases[first_phase:]:
+        usage = usage.plus(record.usage)
+    return outcome.model_copy(update={"usage": usage})
 
 
-async def _final_verification(state: _State) -> VerifierOutcome:
+async def _verify(state: _State) -> VerifierOutcome:
+    """The current step's (or the task's) final verification; the agent stays stopped until released."""
     assert state.agent_env is not None and state.grader is not None
     started = time.monotonic()
-    outcome = await state.grader.verify(state.agent_env, "final")
+    try:
+        return await state.grader.verify(state.agent_env, "final")
+    finally:
+        state.timings.verifier = round((state.timings.verifier or 0.0) + time.monotonic() - started, 3)
+
+
+async def _hold(state: _State) -> None:
+    """After the last verification: the agent never runs again; QA's regrades, then the checkpoints, graded."""
+    assert state.agent_env is not None and state.grader is not None
+    started = time.monotonic()
     await state.grader.hold(state.agent_env)
     if state.plan.regrade is not None:
         snapshot = await state.grader.held_snapshot(state.agent_env)
@@ -242,9 +287,14 @@ async def _final_verification(state: _State) -> VerifierOutcome:
         finally:
             snapshot.close()
     state.remove_later(state.agent_env)
-    state.timings.verifier = round(time.monotonic() - started, 3)
+    state.timings.verifier = round((state.timings.verifier or 0.0) + time.monotonic() - started, 3)
     if state.loop is not None:  # the agent is frozen for good: its checkpoints can be graded now
         await state.loop.grade_checkpoints()
+
+
+async def _final_verification(state: _State) -> VerifierOutcome:
+    outcome = await _verify(state)
+    await _hold(state)
     return outcome
 
 
@@ -265,6 +315,7 @@ def _result(state: _State, final: VerifierOutcome | None = None) -> TrialResult:
         phases=[] if loop is None else loop.phases,
         reward_curve=[] if loop is None else loop.reward_curve,
         activity=None if loop is None or loop.activity is None else loop.activity.record(),
+        steps=state.steps,
     )
 
 
@@ -296,9 +347,11 @@ async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
         # Host-side preparation (a Python agent's runtime installed on first use, a model bridge) is agent setup.
         mounts = await _timed(state, "agent_setup", _container_needs(state))
         await _timed(state, "start", _start(state, mounts))
+        if task.steps:
+            return _result(state, await _run_steps(state, on_phase))
         on_phase(plan.spec.trial_name, "agent")
         try:
-            await _run_agent(state)
+            await _run_agent(state, task, plan.agent_timeout_sec, plan.trial_dir / "agent")
         except LhtbError as exc:
             _record_error(state, exc)
             if not ERROR_POLICY[exc.error_class].grade:
@@ -312,11 +365,86 @@ async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
         return _result(state)
 
 
+async def _run_steps(state: _State, on_phase: PhaseCallback) -> VerifierOutcome | None:
+    """A multi-step task: each step staged, run and verified in turn in the one agent container, the agent
+    released between steps and held after the last one run; the trial's verdict aggregates the steps'.
+
+    None when an error that is not graded stopped it (the trial is then excluded, as a single-step one is)."""
+    plan, task = state.plan, state.plan.task
+    state.steps = [StepRecord(name=step.name) for step in task.steps]
+    for index, step in enumerate(task.steps):
+        view, record = task.for_step(step.name), state.steps[index]
+        step_dir = plan.trial_dir / "steps" / step.name
+        _grader(state, view, step_dir)
+        on_phase(plan.spec.trial_name, "agent")
+        budget = plan.agent_timeout_sec * view.config.agent.timeout_sec / task.config.agent.timeout_sec
+        used_before = state.clock.used if state.clock is not None else 0.0
+        try:
+            await _stage_step(state, view, first=index == 0)
+            record.agent_outcome = await _run_agent(state, view, budget, step_dir / "agent")
+        except LhtbError as exc:
+            _record_error(state, exc)
+            record.agent_outcome = AgentOutcome(stop_reason="error", message=str(exc))
+            if not ERROR_POLICY[exc.error_class].grade:
+                _skip_after(state, index, f"step {step.name!r} stopped by {exc.error_class.value}")
+                return None
+        finally:
+            record.agent_sec = round((state.clock.used if state.clock is not None else 0.0) - used_before, 3)
+        on_phase(plan.spec.trial_name, "verify")
+        record.verifier = await _verify(state)
+        stop = _stop_reason(state, step.config, record.verifier)
+        if stop is not None or index == len(task.steps) - 1:
+            await _hold(state)
+            if stop is not None:
+                _skip_after(state, index, stop)
+            break
+        assert state.agent_env is not None and state.grader is not None
+        await state.grader.release(state.agent_env)
+    return aggregate(state.steps, task.config.multi_step_reward_strategy)
+
+
+def _stop_reason(state: _State, step: Step, outcome: VerifierOutcome) -> str | None:
+    if state.error is not None:
+        return f"step {step.name!r} ended with {state.error.error_class.value}"
+    if outcome.error is not None:
+        return f"the verification of step {step.name!r} failed ({outcome.error.error_class.value})"
+    return below_min_reward(step, outcome)
+
+
+def _skip_after(state: _State, index: int, reason: str) -> None:
+    for record in state.steps[index + 1 :]:
+        record.skipped = reason
+
+
+async def _stage_step(state: _State, task: Task, *, first: bool) -> None:
+    """Harbor's step staging: ``steps/NAME/workdir/`` copied into the workdir, then its ``setup.sh`` run there
+    as the step's agent user. Agent time does not run. A failing setup is the task's error on the first step;
+    on a later one the agent's earlier work may have caused it, so it is the agent's (graded)."""
+    source = task.step_workdir_dir
+    if source is None or not source.is_dir():
+        return
+    assert state.agent_env is not None
+    workdir = task.config.environment.workdir
+    await state.agent_env.upload_tar(await asyncio.to_thread(tar_directory, source, "."), workdir)
+    if not (source / "setup.sh").is_file():
+        return
+    result = await state.agent_env.exec(
+        f"bash {shlex.quote(workdir.rstrip('/') + '/setup.sh')}",
+        user=task.config.agent.user,
+        workdir=workdir,
+        timeout_sec=STEP_SETUP_TIMEOUT_SEC,
+    )
+    if result.exit_code != 0 or result.timed_out:
+        shown = "timed out" if result.timed_out else f"exited {result.exit_code}"
+        message = f"{source / 'setup.sh'} of step {task.step!r} {shown}: {result.stderr.strip()[-300:]}"
+        raise TaskInvalidError(message) if first else AgentError(message + " (after the agent's earlier steps)")
+
+
 def _start_removals(state: _State) -> list[asyncio.Future[None]]:
-    """Start removing everything the trial holds: its sandboxes (the warm verifier's too) and the model bridge."""
+    """Start removing everything the trial holds: its sandboxes (the warm verifiers' too) and the model bridge."""
     state.remove_later(state.agent_env)
-    if state.grader is not None:
-        state.removals.append(asyncio.ensure_future(state.grader.close()))
+    for grader in state.graders:
+        state.removals.append(asyncio.ensure_future(grader.close()))
     if state.bridge is not None:
         state.removals.append(asyncio.ensure_future(state.bridge.close()))
     return state.removals

@@ -1,8 +1,8 @@
 """Turn what a verifier left in its output directory into a validated reward, or a :class:`VerifierError`.
 
 Read in order: ``reward.json`` in the ``lhtb.reward/1`` schema, ``reward.json`` in Harbor's flat form
-``{"reward": x}``, then Harbor's ``reward.txt``. A missing, empty, malformed, NaN or out-of-range reward is
-always an error, never a silent 0.
+(``{"reward": x}``, or several named rewards: :func:`harbor_rewards`), then Harbor's ``reward.txt``. A missing,
+empty, malformed, NaN or out-of-range reward is always an error, never a silent 0.
 """
 
 from __future__ import annotations
@@ -184,24 +184,48 @@ def _parse_lhtb_reward(path: Path, document: dict[str, object]) -> ParsedReward:
 
 
 def _parse_harbor_json(path: Path, document: dict[str, object]) -> ParsedReward:
-    if "reward" not in document:
+    if not document:
         raise VerifierError(
-            f'{path.name}: has neither "schema" nor "reward"; write {{"schema": "{REWARD_SCHEMA}", ...}} '
-            'or Harbor\'s flat {"reward": x}'
+            f'{path.name}: an empty object; write {{"schema": "{REWARD_SCHEMA}", ...}} or Harbor\'s flat '
+            '{"reward": x} (or several named rewards)'
         )
-    reward = _check_reward(document["reward"], f"{path.name}: reward")
-    ignored = []
     for key, value in document.items():
-        if key == "reward":
-            continue
-        if not _is_number(value):
+        if key != "reward" and not _is_number(value):
             raise VerifierError(
                 f"{path.name}: key {key!r} must be a number in Harbor's flat form, got {_json_type(value)} "
                 f'(for subtasks, add "schema": "{REWARD_SCHEMA}")'
             )
-        ignored.append(key)
-    detail = f"Harbor flat {path.name}" + (f"; ignored keys: {', '.join(sorted(ignored))}" if ignored else "")
-    return ParsedReward(reward=reward, subtasks=[_whole_task(reward, detail)], source="harbor-json")
+    if "reward" in document:  # the headline; the other keys may be any finite numbers (counts, timings)
+        rewards = {"reward": _check_reward(document["reward"], f"{path.name}: reward")}
+        extra = {key: _check_finite(value, f"{path.name}: key {key!r}") for key, value in document.items()}
+        rewards |= {key: value for key, value in extra.items() if 0 <= value <= 1}
+        noted = {key: value for key, value in extra.items() if key not in rewards}
+    else:  # the mean of the keys is the headline: each must be a reward
+        rewards = {key: _check_reward(value, f"{path.name}: key {key!r}") for key, value in document.items()}
+        noted = {}
+    detail = f"Harbor flat {path.name}" + "".join(f"; {key} = {value:g}" for key, value in sorted(noted.items()))
+    reward, subtasks = harbor_rewards(rewards, detail)
+    return ParsedReward(reward=reward, subtasks=subtasks, source="harbor-json")
+
+
+def harbor_rewards(rewards: dict[str, float], detail: str) -> tuple[float, list[Subtask]]:
+    """The headline reward of Harbor's flat rewards mapping (values in [0, 1]), every key kept as a subtask.
+
+    Harbor's metrics average each key on its own and name none the headline; lhtb needs one number per trial:
+    the ``reward`` key when there is one (the other keys are kept with weight 0: shown, not counted), else the
+    mean of all keys (each weight 1, so the reward is still sum(w*s)/sum(w)).
+    """
+    if "reward" in rewards:
+        weights = {key: 1.0 if key == "reward" else 0.0 for key in rewards}
+        reward = rewards["reward"]
+    else:
+        weights = dict.fromkeys(rewards, 1.0)
+        reward = math.fsum(rewards.values()) / len(rewards)
+    subtasks = [
+        Subtask(name=key or "(empty key)", weight=weights[key], score=value, kind="continuous", detail=detail)
+        for key, value in rewards.items()
+    ]
+    return reward, subtasks
 
 
 def _parse_txt(path: Path) -> ParsedReward:
@@ -223,14 +247,23 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _check_reward(value: object, where: str) -> float:
+def _check_finite(value: object, where: str) -> float:
     if not _is_number(value):
         raise VerifierError(f"{where} must be a number, got {_json_type(value)} {value!r}")
-    if isinstance(value, float) and not math.isfinite(value):
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except OverflowError:  # an integer beyond any float
+        raise VerifierError(f"{where} must be finite, got an integer of {len(str(value))} digits") from None
+    if not math.isfinite(number):
         raise VerifierError(f"{where} must be finite, got {value}")
-    if not 0 <= value <= 1:  # type: ignore[operator]
+    return number
+
+
+def _check_reward(value: object, where: str) -> float:
+    reward = _check_finite(value, where)
+    if not 0 <= reward <= 1:
         raise VerifierError(f"{where} must be in [0, 1], got {value}")
-    return float(value)  # type: ignore[arg-type]
+    return reward
 
 
 def _json_type(value: object) -> str:

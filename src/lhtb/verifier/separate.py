@@ -9,7 +9,6 @@ pytest come from the clean image (docs/long-horizon.md).
 from __future__ import annotations
 
 import asyncio
-import io
 import posixpath
 import re
 import shlex
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import lhtb
 from lhtb.environments.base import ContainerSpec, Environment, ExecResult, sidecars_for
-from lhtb.environments.tarsafe import MAX_ARTIFACT_BYTES, SanitizedArchive, safe_extract
+from lhtb.environments.tarsafe import MAX_ARTIFACT_BYTES, SanitizedArchive, safe_extract, tar_directory
 from lhtb.errors import (
     ArchiveRefusedError,
     ArtifactsRefusedError,
@@ -131,12 +130,12 @@ def verifier_spec(task: Task, image: str, *, job: str, trial: str) -> ContainerS
 
 
 def tests_archive(task: Task) -> bytes:
-    """``tests/`` as a tar rooted at ``tests``, owned by root with the top directory mode 0700.
+    """``tests/`` (a step's ``steps/NAME/tests`` over it) as a tar rooted at ``tests``, owned by root with the
+    top directory mode 0700.
 
     Verifiers run the agent's programs unprivileged; those programs must not read the hidden tests, so the
     tests are copied in root-only rather than bind-mounted with the host's permissions.
     """
-    out = io.BytesIO()
 
     def owned_by_root(info: tarfile.TarInfo) -> tarfile.TarInfo:
         info.uid = info.gid = 0
@@ -145,9 +144,7 @@ def tests_archive(task: Task) -> bytes:
             info.mode = 0o700
         return info
 
-    with tarfile.open(fileobj=out, mode="w") as archive:
-        archive.add(task.tests_dir, arcname=TESTS_MOUNT.lstrip("/"), filter=owned_by_root)
-    return out.getvalue()
+    return tar_directory(task.tests_dirs, TESTS_MOUNT.lstrip("/"), filter=owned_by_root)
 
 
 async def install_tests(verifier_env: Environment, task: Task) -> None:

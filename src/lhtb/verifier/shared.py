@@ -111,7 +111,7 @@ async def run_shared_verifier(
             f" && rm -rf {OUTPUT_DIR} && mkdir -p {OUTPUT_DIR}",
             user="root",
         )
-        await agent_env.upload_tar(tar_directory(task.tests_dir, "tests"), root, make_dest=False)
+        await agent_env.upload_tar(tar_directory(task.tests_dirs, "tests"), root, make_dest=False)
         await agent_env.upload_tar(tar_directory(sdk_host_dir(), "lhtb"), f"{root}/sdk", make_dest=False)
         # A /tests the agent made (e.g. a fake grade.py that test.sh would run) is moved aside while grading.
         moved = await agent_env.exec(

@@ -121,3 +121,19 @@ def test_a_task_silent_on_its_workdir_leaves_it_to_the_image(tmp_path: Path) -> 
     stated = task.with_workdir("/srv")
     assert not stated.config.environment.workdir_from_image
     assert stated.config.environment.workdir == "/srv" and stated.config.artifact_paths == ["/srv"]
+
+
+def test_each_steps_own_test_script_is_wrapped(tmp_path: Path) -> None:
+    """Harbor lays a step's tests/ over the task's: a step's own test.sh is wrapped like the task's, so a step
+    graded with lhtb's scorecard gets Harbor's flat reward too; the SDK is vendored once, in tests/."""
+    from taskfactory import write_multi_step_task
+
+    task = write_multi_step_task(tmp_path / "tasks", "ms")
+    dest = export_task(load_task(task), tmp_path / "out")
+    for tests in (dest / "tests", dest / "steps" / "create" / "tests", dest / "steps" / "extend" / "tests"):
+        original = task / tests.relative_to(dest) / "test.sh"
+        assert (tests / TASK_TEST).read_text() == original.read_text()
+        assert f"bash /tests/{TASK_TEST}" in (tests / "test.sh").read_text()
+    assert not (dest / "steps" / "finish" / "tests").exists()  # it uses the task's
+    assert (dest / "tests" / VENDOR_DIR / REWARD_SHIM).is_file()
+    assert not (dest / "steps" / "create" / "tests" / VENDOR_DIR).exists()

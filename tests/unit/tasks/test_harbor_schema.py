@@ -235,10 +235,10 @@ def test_artifacts_in_both_forms() -> None:
     assert isinstance(table, Artifact) and (table.destination, table.exclude) == ("logs/app", ["*.tmp"])
     assert unrunnable(config) == []
     sidecar = _parse('artifacts = [{ source = "/dump.sql", service = "db" }]\n')
-    assert unrunnable(sidecar) == ["an artifact names a Compose service: lhtb runs no Compose sidecars"]
+    assert unrunnable(sidecar) == ["an artifact names a Compose service: lhtb copies artifacts from main only"]
 
 
-def test_multi_step_tasks_are_read_but_refused(tmp_path: Path) -> None:
+def test_multi_step_tasks_are_read_with_each_steps_meaning(tmp_path: Path) -> None:
     config = _fixture("multi-step.toml")
     assert config.multi_step_reward_strategy == "final"
     assert config.steps is not None
@@ -253,8 +253,20 @@ def test_multi_step_tasks_are_read_but_refused(tmp_path: Path) -> None:
     assert second.healthcheck is not None and second.healthcheck.command == "test -f /app/ready"
     task = write_task(tmp_path, "steps")
     (task / "task.toml").write_text((FIXTURES / "multi-step.toml").read_text())
-    with pytest.raises(TaskInvalidError, match=r"\[\[steps\]\]: lhtb does not run multi-step tasks yet"):
+    with pytest.raises(TaskInvalidError, match=r"steps/scaffold: the directory of step 'scaffold'"):
         load_task(task)
+    for step in ("scaffold", "finish"):
+        (task / "steps" / step).mkdir(parents=True)
+        (task / "steps" / step / "instruction.md").write_text(f"do {step}\n")
+    loaded = load_task(task)
+    scaffold, finish = (loaded.for_step(name) for name in ("scaffold", "finish"))
+    assert (scaffold.config.agent.timeout_sec, finish.config.agent.timeout_sec) == (
+        300,
+        loaded.config.agent.timeout_sec,
+    )
+    assert scaffold.config.verifier.timeout_sec == 60 and scaffold.config.artifact_paths == ["/app/step1"]
+    assert finish.instruction == "do finish\n" and finish.tests_dir == task / "tests"  # the task's, shared
+    assert any("[steps] healthcheck is read but not used" in note for note in loaded.notes)
 
 
 @pytest.mark.parametrize(

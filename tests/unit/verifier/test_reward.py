@@ -10,6 +10,7 @@ import pytest
 
 from lhtb.errors import ErrorClass, VerifierError
 from lhtb.grading import Scorecard
+from lhtb.results.models import weighted_reward
 from lhtb.verifier.reward import MAX_REWARD_FILE_BYTES, ParsedReward, parse_reward_dir
 
 
@@ -147,11 +148,26 @@ class TestHarborJson:
         write_json(tmp_path, {"reward": reward})
         assert parse_reward_dir(tmp_path).reward == float(reward)
 
-    def test_extra_numeric_keys_are_ignored_but_noted(self, tmp_path: Path) -> None:
+    def test_other_keys_beside_reward_are_kept_not_counted(self, tmp_path: Path) -> None:
         write_json(tmp_path, {"reward": 1.0, "accuracy": 0.5, "n_tests": 12})
         parsed = parse_reward_dir(tmp_path)
         assert parsed.reward == 1.0
-        assert "ignored keys: accuracy, n_tests" in parsed.subtasks[0].detail
+        kept = {s.name: (s.weight, s.score) for s in parsed.subtasks}
+        assert kept == {"reward": (1.0, 1.0), "accuracy": (0.0, 0.5)}  # a count is not a reward: noted instead
+        assert "n_tests = 12" in parsed.subtasks[0].detail
+        assert weighted_reward(parsed.subtasks) == parsed.reward
+
+    def test_several_rewards_without_reward_key_average(self, tmp_path: Path) -> None:
+        """Harbor's multi-key form: every key kept; the headline is their mean (each weight 1)."""
+        write_json(tmp_path, {"correctness": 1.0, "style": 0.5, "speed": 0})
+        parsed = parse_reward_dir(tmp_path)
+        assert parsed.reward == pytest.approx(0.5)
+        assert [(s.name, s.weight, s.score) for s in parsed.subtasks] == [
+            ("correctness", 1.0, 1.0),
+            ("style", 1.0, 0.5),
+            ("speed", 1.0, 0.0),
+        ]
+        assert weighted_reward(parsed.subtasks) == pytest.approx(parsed.reward)
 
     @pytest.mark.parametrize(
         ("document", "fragment"),
@@ -162,11 +178,13 @@ class TestHarborJson:
             ({"reward": "1"}, "reward must be a number, got string"),
             ({"reward": None}, "reward must be a number, got null"),
             ({"reward": [1]}, "reward must be a number, got array"),
-            ({"reward": 10**400}, "reward must be in [0, 1]"),
+            ({"reward": 10**400}, "reward must be finite, got an integer of 401 digits"),
+            ({"reward": 1, "n": float("inf")}, "key 'n' must be finite"),
+            ({"score": 1.5}, "key 'score' must be in [0, 1], got 1.5"),
+            ({"a": 1, "b": "x"}, "key 'b' must be a number"),
             ({"reward": 1, "subtasks": []}, "key 'subtasks' must be a number"),
             ({"reward": 1, "passed": True}, "key 'passed' must be a number"),
-            ({"score": 1}, 'has neither "schema" nor "reward"'),
-            ({}, 'has neither "schema" nor "reward"'),
+            ({}, "reward.json: an empty object"),
         ],
     )
     def test_bad_flat_documents(self, tmp_path: Path, document: dict, fragment: str) -> None:
