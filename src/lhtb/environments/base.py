@@ -78,6 +78,8 @@ class ContainerSpec:
     # The task's Compose sidecars, each sandbox getting its own set; the container then joins the sandbox's own
     # network (internal or not) instead of ``network``.
     sidecars: Sidecars | None = None
+    # ``image`` was made for this container alone (a snapshot of another: Environment.commit): removed with it.
+    owns_image: bool = False
 
     @classmethod
     def for_task(
@@ -163,6 +165,18 @@ class Environment(Protocol):
         ...
 
     async def unpause(self) -> None: ...
+
+    async def commit(self) -> str:
+        """A snapshot of this container's file system as an image, for one sibling container, which removes it
+        (``ContainerSpec.owns_image``; lhtb env gc removes a leaked one). Call it with the container frozen.
+        Raises ``ArtifactsRefusedError`` when what the agent wrote cannot be snapshotted (too much, or refused)."""
+        ...
+
+    @property
+    def network_namespace(self) -> str:
+        """The ``network`` a sibling container gives to share this one's network namespace (its loopback and
+        its services): Docker's ``container:<id>``."""
+        ...
 
     async def cpu_usage_ns(self) -> int | None:
         """CPU time the sandbox's processes have used so far; None when it cannot be measured."""

@@ -33,6 +33,7 @@ from lhtb.environments.tarsafe import (
 )
 from lhtb.errors import (
     ArchiveRefusedError,
+    ArtifactsRefusedError,
     EnvironmentStartError,
     LhtbError,
     TaskInvalidError,
@@ -45,6 +46,10 @@ if TYPE_CHECKING:
 # Grace between the in-container `timeout` and the host-side kill of a command that outlived it.
 _HOST_KILL_GRACE_SEC = 10.0
 MAX_CAPTURED_OUTPUT = 8 * 1024 * 1024  # per stream: a 4 MiB head and a 4 MiB tail, applied while reading
+
+
+SNAPSHOT_REPO = "lhtb-snapshot"  # images committed from an agent container for a sibling verifier
+SNAPSHOT_ROLE = "snapshot"
 
 
 def _labels(spec: ContainerSpec) -> dict[str, str]:
@@ -103,6 +108,8 @@ class DockerEnvironment:
             name = start_sidecars(spec, _labels(spec))
             endpoint = get_client().api.create_endpoint_config(aliases=["main"])  # sidecars reach it as "main"
             network = {"network": name, "networking_config": {name: endpoint}}
+        # A sibling sharing another container's network namespace takes its hostname too (Docker refuses one).
+        hostname = {} if spec.network.startswith("container:") else {"hostname": "sandbox"}
         try:
             self._container = get_client().containers.run(
                 spec.image,
@@ -119,7 +126,7 @@ class DockerEnvironment:
                 working_dir=spec.workdir,
                 environment=spec.env,
                 volumes=volumes,
-                hostname="sandbox",
+                **hostname,
                 user=spec.user,
             )
         except docker.errors.DockerException as exc:
@@ -326,16 +333,52 @@ class DockerEnvironment:
             return False
         return (cpu_file_for_pid(pid, container_id) if pid > 0 else None) or False
 
+    async def commit(self) -> str:
+        container = self._require()
+        labels = _labels(self.spec) | {LABEL_ROLE: SNAPSHOT_ROLE}
+
+        def commit() -> str:
+            import docker
+
+            # What the agent wrote is the agent's: too much of it, or an engine that refuses it, is graded 0.
+            listed = get_client().api.containers(all=True, filters={"id": container.id}, size=True)
+            changed = int((listed[0] if listed else {}).get("SizeRw") or 0)
+            if changed > MAX_ARTIFACT_BYTES:
+                raise ArtifactsRefusedError(
+                    f"the agent's container changed {changed} bytes of its file system, over the "
+                    f"{MAX_ARTIFACT_BYTES} a snapshot for live grading takes"
+                )
+            try:  # the caller froze the container (with its retries): pausing here again would fail
+                image = container.commit(repository=SNAPSHOT_REPO, pause=False, conf={"Labels": labels})
+            except docker.errors.APIError as exc:
+                raise ArtifactsRefusedError(f"the engine could not snapshot the agent's container: {exc}") from exc
+            return str(image.id)
+
+        return await in_engine_thread(commit)
+
+    @property
+    def network_namespace(self) -> str:
+        return f"container:{self._require().id}"
+
     async def stop(self) -> None:
         if self._stopped:
             return
         self._stopped = True
         if self._container is not None:
             await in_engine_thread(remove_container, self._container.id)
+        if self.spec.owns_image:
+            await in_engine_thread(remove_image, self.spec.image)
         if self._sidecars_up:
             from lhtb.environments.compose_env import stop_sidecars
 
             await in_engine_thread(stop_sidecars, self.spec)
+
+
+def remove_image(image: str) -> None:
+    import docker
+
+    with contextlib.suppress(docker.errors.NotFound):
+        get_client().api.remove_image(image, force=True)
 
 
 def remove_container(container_id: str) -> None:

@@ -189,6 +189,13 @@ class FakeEnvironment:
     async def cpu_usage_ns(self) -> int | None:
         return None  # not measured: activity then rests on the agent's own reports
 
+    async def commit(self) -> str:
+        raise LhtbError("the fake sandbox has no image to commit (a sibling verifier needs Docker)")
+
+    @property
+    def network_namespace(self) -> str:
+        raise LhtbError("the fake sandbox cannot share its network namespace (a sibling verifier needs Docker)")
+
     async def stop(self) -> None:
         if self.stopped:
             return

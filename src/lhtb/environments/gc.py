@@ -1,4 +1,4 @@
-"""Find and remove containers, sandbox networks and images left behind by jobs whose process is gone."""
+"""Find and remove containers, sandbox networks and snapshot images left behind by jobs whose process is gone."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from lhtb.environments.docker_client import (
     LABEL_MANAGED,
     LABEL_OWNER_HOST,
     LABEL_OWNER_PID,
+    LABEL_ROLE,
     get_client,
 )
-from lhtb.environments.docker_env import remove_container
+from lhtb.environments.docker_env import SNAPSHOT_REPO, SNAPSHOT_ROLE, remove_container, remove_image
 from lhtb.environments.images import TASK_IMAGE_REPO
 
 
@@ -46,6 +47,9 @@ def remove_containers(*, job: str | None = None, owner_pid: int | None = None) -
             continue
         remove_container(container["Id"])
         removed += 1
+    for snapshot in _snapshots(job):
+        if owner_pid is None or (snapshot.get("Labels") or {}).get(LABEL_OWNER_PID) == str(owner_pid):
+            remove_image(snapshot["Id"])
     for network in _networks(job):
         if owner_pid is None or (network.get("Labels") or {}).get(LABEL_OWNER_PID) == str(owner_pid):
             _remove_network(network["Id"])
@@ -55,6 +59,11 @@ def remove_containers(*, job: str | None = None, owner_pid: int | None = None) -
 def _managed(job: str | None) -> list[str]:
     """The label filter of what lhtb made: all of it, or one job's."""
     return [f"{LABEL_MANAGED}=1"] + ([f"{LABEL_JOB}={job}"] if job else [])
+
+
+def _snapshots(job: str | None) -> list[dict]:
+    """Images committed for a sibling verifier (role ``snapshot``); never a task image."""
+    return list(get_client().api.images(filters={"label": [*_managed(job), f"{LABEL_ROLE}={SNAPSHOT_ROLE}"]}))
 
 
 def _networks(job: str | None) -> list[dict]:
@@ -86,6 +95,12 @@ def collect(*, images: bool = False, dry_run: bool = False, job: str | None = No
         report.networks.append(str(network.get("Name") or network["Id"][:12]))
         if not dry_run:
             _remove_network(network["Id"])
+    for snapshot in _snapshots(job):  # a sibling verifier's image, left behind
+        if _owner_alive(snapshot.get("Labels") or {}):
+            continue
+        report.images.append(f"{SNAPSHOT_REPO} {str(snapshot['Id']).removeprefix('sha256:')[:12]}")
+        if not dry_run:
+            remove_image(snapshot["Id"])
     if images:
         for image in client.images.list(name=TASK_IMAGE_REPO + "/*"):
             for tag in image.tags:

@@ -8,6 +8,7 @@ A clean verifier sandbox is kept warm (started ahead of time) so a verification 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -17,6 +18,7 @@ from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
 from lhtb.verifier.separate import ArtifactSnapshot, install_tests, run_verifier, snapshot_artifacts, verifier_spec
 from lhtb.verifier.shared import continue_processes, run_shared_verifier
+from lhtb.verifier.sibling import live_service_pids, run_sibling_verifier
 
 
 class AgentTime(Protocol):
@@ -91,12 +93,32 @@ class Grader:
             self._removals.append(asyncio.ensure_future(env.stop()))
 
     async def grade_live(self, agent_env: Environment, phase: str) -> VerifierOutcome:
-        """Shared mode: every agent process is stopped while the verifier runs inside its container; they stay
-        stopped until :meth:`release`."""
+        """Shared mode: grade the agent's live state with every agent process stopped until :meth:`release`
+        (in its container), or, when the agent serves on a TCP port, with only its services running and the
+        verifier in a sibling container sharing their network (lhtb.verifier.sibling).
+
+        The agent's processes see what grading sends them (its programs run in its container, its services
+        answer the verifier), so only the final verification, after which the agent never runs again, uses the
+        trial's verify seed; an interim or checkpoint one uses a seed of its own (:func:`live_seed`)."""
         self.clock.stop()
-        outcome, self._stopped = await run_shared_verifier(
-            self.task, agent_env, self.trial_dir / "verifier" / phase, phase=phase, seed=self.verify_seed
-        )
+        phase_dir = self.trial_dir / "verifier" / phase
+        seed = live_seed(self.verify_seed, phase)
+        live = await live_service_pids(agent_env)
+        if live:
+            outcome, self._stopped = await run_sibling_verifier(
+                self.task,
+                agent_env,
+                self.provider,
+                phase_dir,
+                job=self.job,
+                trial=self.trial,
+                live=live,
+                phase=phase,
+                seed=seed,
+                freeze=_freeze,
+            )
+        else:
+            outcome, self._stopped = await run_shared_verifier(self.task, agent_env, phase_dir, phase=phase, seed=seed)
         return outcome
 
     async def verify(self, agent_env: Environment, phase: str) -> VerifierOutcome:
@@ -151,6 +173,15 @@ class Grader:
             warm, self._warm = self._warm, None
             self._removals.append(asyncio.ensure_future(_stop_when_started(warm)))
         await asyncio.gather(*self._removals, return_exceptions=True)
+
+
+def live_seed(seed: int | None, phase: str) -> int | None:
+    """The verify seed of a live (shared-mode) verification: the trial's for the final one; for any other, one
+    derived from it and the phase, so what the agent's processes saw of those cases says nothing of the final's."""
+    if seed is None or phase == "final":
+        return seed
+    digest = hashlib.sha256(f"lhtb-live-seed\0{seed}\0{phase}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1  # 63 bits, as lhtb draws verify seeds
 
 
 FREEZE_ATTEMPTS = 4
