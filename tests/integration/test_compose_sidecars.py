@@ -174,3 +174,71 @@ async def _fail_to_start(tmp_path: Path) -> None:
     with pytest.raises(BaseImageMissingError, match="lhtb-test/absent:1"):
         await env.start()
     await env.stop()
+
+
+STORE_SERVER = textwrap.dedent(
+    """\
+    import http.server
+    data = []
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_PUT(self):
+            data.append(self.rfile.read(int(self.headers["Content-Length"])).decode())
+            self.send_response(204)
+            self.end_headers()
+        def do_GET(self):
+            body = "\\n".join(data).encode()
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(body)
+    http.server.HTTPServer(("0.0.0.0", 8000), Handler).serve_forever()
+    """
+)
+GET = "python3 -c \"import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:8000/').read().decode())\""
+PUT = (
+    'python3 -c "import urllib.request; urllib.request.urlopen(urllib.request.Request('
+    "'http://store:8000/', data=b'agent-was-here', method='PUT'))\""
+)
+
+
+def test_collect_hooks_carry_a_sidecars_state_to_a_separate_verifier(tmp_path: Path) -> None:
+    """The agent's work lives in a sidecar's memory; the separate verifier gets fresh sidecars, so only Harbor's
+    collect hooks (a dump in the sidecar, a copy in main) and the artifacts naming the sidecar carry it over."""
+    import json
+
+    tasks = tmp_path / "tasks"
+    task = write_task(
+        tasks,
+        "store",
+        solve=f"{PUT} && echo done > /app/out.txt",
+        test_sh='grep -qx agent-was-here /srv/dump.txt && [ "$(cat /app/copied.txt)" = done ] '
+        "&& echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n",
+        top='artifacts = ["/app", { source = "/srv/dump.txt", service = "store" }]\n',
+        toml=textwrap.dedent(
+            f"""\
+            [[verifier.collect]]
+            command = "cp /app/out.txt /app/copied.txt"
+            [[verifier.collect]]
+            service = "store"
+            command = {json.dumps(GET + " > /srv/dump.txt")}
+            """
+        ),
+    )
+    command = json.dumps(["python3", "-c", STORE_SERVER])
+    (task / "environment" / "docker-compose.yaml").write_text(
+        "services:\n  store:\n    image: lhtb/python:bookworm\n"
+        f"    command: {command}\n"
+        "    healthcheck:\n"
+        f"      test: {json.dumps(['CMD', 'python3', '-c', GET.split(' -c ', 1)[1].strip(chr(34))])}\n"
+        "      interval: 1s\n      retries: 30\n"
+        "  main:\n    depends_on: [store]\n"
+    )
+    _job, trials = run(tasks, tmp_path / "jobs", ("oracle", "nop"), name="collect")
+    by_agent = {t.agent.name: t for t in trials.values()}
+    assert by_agent["oracle"].reward == 1.0, by_agent["oracle"].error
+    assert by_agent["nop"].reward == 0.0
+    log = tmp_path / "jobs" / "collect" / "trials" / by_agent["oracle"].trial_name / "verifier" / "final"
+    assert [line.split(":")[0] for line in (log / "collect-hooks.txt").read_text().splitlines()] == [
+        "collect[0] (main)",
+        "collect[1] (store)",
+    ]
+    assert _leftovers("collect") == ([], [])

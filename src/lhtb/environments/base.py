@@ -166,6 +166,11 @@ class Environment(Protocol):
 
     async def unpause(self) -> None: ...
 
+    async def service(self, name: str) -> Environment | None:
+        """The sandbox's Compose service ``name``: ``main`` is this container, a sidecar its running container
+        (execs and downloads only; it is removed with the sandbox), None when that sidecar is not running."""
+        ...
+
     async def commit(self) -> str:
         """A snapshot of this container's file system as an image, for one sibling container, which removes it
         (``ContainerSpec.owns_image``; lhtb env gc removes a leaked one). Call it with the container frozen.

@@ -9,6 +9,7 @@ import shlex
 import signal
 import socket
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -332,6 +333,26 @@ class DockerEnvironment:
         except (docker.errors.APIError, OSError, KeyError, TypeError, ValueError):
             return False
         return (cpu_file_for_pid(pid, container_id) if pid > 0 else None) or False
+
+    async def service(self, name: str) -> DockerEnvironment | None:
+        if name == "main":
+            return self
+        if self.spec.sidecars is None or name not in self.spec.sidecars.services:
+            raise LhtbError(f"sandbox {self.spec.name} has no Compose service {name!r}")
+        from lhtb.environments.compose_env import LABEL_SERVICE, project_name
+
+        labels = [f"com.docker.compose.project={project_name(self.spec)}", f"{LABEL_SERVICE}={name}"]
+        found = await in_engine_thread(lambda: get_client().containers.list(filters={"label": labels}))
+        if not found:
+            return None
+        container = found[0]
+        workdir = (container.attrs.get("Config") or {}).get("WorkingDir") or "/"
+        handle = DockerEnvironment(
+            replace(self.spec, name=container.name, role="sidecar", workdir=workdir, sidecars=None)
+        )
+        handle._container = container
+        handle._stopped = True  # not this handle's to remove: the sandbox's teardown removes its sidecars
+        return handle
 
     async def commit(self) -> str:
         container = self._require()

@@ -189,6 +189,11 @@ class FakeEnvironment:
     async def cpu_usage_ns(self) -> int | None:
         return None  # not measured: activity then rests on the agent's own reports
 
+    async def service(self, name: str) -> FakeEnvironment | None:
+        if name != "main":
+            raise LhtbError(f"the fake sandbox runs no Compose service {name!r} (sidecars need Docker)")
+        return self
+
     async def commit(self) -> str:
         raise LhtbError("the fake sandbox has no image to commit (a sibling verifier needs Docker)")
 

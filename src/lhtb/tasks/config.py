@@ -396,5 +396,15 @@ class TaskConfig(StrictSection):
 
     @property
     def artifact_paths(self) -> list[str]:
-        paths = [entry if isinstance(entry, str) else entry.source for entry in self.artifacts]
-        return paths or [self.environment.workdir]
+        """The artifact paths in the agent's container (``main``)."""
+        return [path for service, path in self.artifact_sources if service == "main"]
+
+    @property
+    def artifact_sources(self) -> list[tuple[str, str]]:
+        """(Compose service, path) of every artifact: ``main`` unless a table names a sidecar; none declared:
+        the workdir. The verifier gets each at its path."""
+        sources = [
+            ("main", entry) if isinstance(entry, str) else (entry.service or "main", entry.source)
+            for entry in self.artifacts
+        ]
+        return sources or [("main", self.environment.workdir)]

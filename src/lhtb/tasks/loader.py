@@ -282,11 +282,7 @@ def unrunnable(config: TaskConfig) -> list[str]:
                 f"[steps.agent] {', '.join(sorted(changed))} of step {step.name!r}: the agent's container keeps "
                 "one network for the whole trial; state it in [agent] for every step"
             )
-    if any(isinstance(entry, Artifact) and entry.service not in (None, "main") for entry in _all_artifacts(config)):
-        problems.append("an artifact names a Compose service: lhtb copies artifacts from main only")
     for where, verifier in _verifiers(config).items():
-        if verifier.collect:
-            problems.append(f"{where} collect: lhtb does not run collect hooks yet")
         if verifier.environment is not None and verifier.environment.docker_image:
             problems.append(f"{where} environment.docker_image: lhtb's verifier runs in the task's own image")
     return problems
@@ -358,10 +354,36 @@ def load_task(path: Path) -> Task:
             f"{path / 'tests'}: a Compose file for the verifier: lhtb runs the task's own Compose file for it "
             "(environment/docker-compose.yaml), not a second one"
         )
+    _check_services(path / "task.toml", config, ("main", *(compose.sidecars if compose is not None else ())))
     steps = _read_steps(path, config, notes)
     instruction = "" if steps and not (path / "instruction.md").exists() else _instruction(path, notes)
     sidecars = compose if compose is not None and compose.sidecars else None
     return Task(path=path, config=config, instruction=instruction, notes=tuple(notes), compose=sidecars, steps=steps)
+
+
+def _check_services(toml_path: Path, config: TaskConfig, services: tuple[str, ...]) -> None:
+    """Every artifact and collect hook names a service the task runs; no two artifacts share a path (each is
+    installed at its path in the verifier)."""
+    for where, verifier in _verifiers(config).items():
+        for index, hook in enumerate(verifier.collect):
+            if hook.service not in services:
+                raise TaskInvalidError(
+                    f"{toml_path}: {where} collect[{index}] service {hook.service!r} is not a service of the task "
+                    f"({', '.join(services)})"
+                )
+    seen: dict[str, str] = {}
+    for entry in _all_artifacts(config):
+        service, source = ("main", entry) if isinstance(entry, str) else (entry.service or "main", entry.source)
+        if service not in services:
+            raise TaskInvalidError(
+                f"{toml_path}: artifacts: {source!r} names service {service!r}, not a service of the task "
+                f"({', '.join(services)})"
+            )
+        if seen.setdefault(source, service) != service:
+            raise TaskInvalidError(
+                f"{toml_path}: artifacts: {source!r} is declared from both {seen[source]!r} and {service!r}; the "
+                "verifier gets each artifact at its own path"
+            )
 
 
 def _instruction(directory: Path, notes: list[str]) -> str:

@@ -207,7 +207,7 @@ class AgentLoop:
                 self.activity.rebase()
             self.clock.start()
             return
-        snapshot = await self.grader.snapshot(self.agent_env, unpause=True)
+        snapshot = await self.grader.snapshot(self.agent_env, unpause=True, phase=f"checkpoint-{index}")
         self.clock.start()
         self._checkpoints.append((agent_sec, index, snapshot, self.grader))
 

@@ -16,6 +16,7 @@ from typing import Protocol
 from lhtb.environments.base import Environment, EnvironmentProvider, FreezeError
 from lhtb.results.models import VerifierOutcome
 from lhtb.tasks.loader import Task
+from lhtb.verifier.collect import run_collect_hooks
 from lhtb.verifier.separate import ArtifactSnapshot, install_tests, run_verifier, snapshot_artifacts, verifier_spec
 from lhtb.verifier.shared import continue_processes, run_shared_verifier
 from lhtb.verifier.sibling import live_service_pids, run_sibling_verifier
@@ -70,12 +71,16 @@ class Grader:
             self.warm_up()
         return env
 
-    async def snapshot(self, agent_env: Environment, *, unpause: bool) -> ArtifactSnapshot:
-        """Freeze the agent (its clock stops), copy the artifacts out, and unpause only after the copy."""
+    async def snapshot(self, agent_env: Environment, *, unpause: bool, phase: str = "final") -> ArtifactSnapshot:
+        """Freeze the agent (its clock stops), copy the artifacts out, and unpause only after the copy. The
+        task's collect hooks run first: main's before the freeze, the sidecars' after (lhtb.verifier.collect)."""
         self.clock.stop()
+        phase_dir = self.trial_dir / "verifier" / phase
+        await run_collect_hooks(agent_env, self.task, phase_dir, in_main=True)
         await _freeze(agent_env)
         self._frozen = True
         try:
+            await run_collect_hooks(agent_env, self.task, phase_dir, in_main=False)
             return await snapshot_artifacts(agent_env, self.task)
         finally:
             if unpause:
@@ -126,7 +131,7 @@ class Grader:
         until :meth:`release`, so nothing of it runs while hidden cases are graded."""
         if self.shared:
             return await self.grade_live(agent_env, phase)
-        snapshot = await self.snapshot(agent_env, unpause=False)
+        snapshot = await self.snapshot(agent_env, unpause=False, phase=phase)
         try:
             return await self.grade(snapshot, phase)
         finally:

@@ -76,12 +76,18 @@ class ArtifactSnapshot:
 async def snapshot_artifacts(
     agent_env: Environment, task: Task, *, max_bytes: int = MAX_ARTIFACT_BYTES
 ) -> ArtifactSnapshot:
-    """Stream every artifact path out of the (paused) agent container; ``max_bytes`` bounds them together."""
+    """Stream every artifact path out of the (paused) agent container, or out of the sidecar an artifact names
+    (which keeps running); ``max_bytes`` bounds them together. A sidecar that is not running has none."""
     snapshot = ArtifactSnapshot(tars={}, refused=[])
     budget = max_bytes
-    for path in task.config.artifact_paths:
+    for service, path in task.config.artifact_sources:
+        source = agent_env if service == "main" else await agent_env.service(service)
+        if source is None:
+            snapshot.tars[path] = None
+            snapshot.refused.append(f"{path}: service {service!r} is not running, so it has no such artifact")
+            continue
         try:
-            sanitized = await agent_env.download_sanitized(path, max_bytes=budget)
+            sanitized = await source.download_sanitized(path, max_bytes=budget)
         except ArtifactsRefusedError as exc:
             snapshot.fault = f"{path}: {exc}"
             break

@@ -234,8 +234,21 @@ def test_artifacts_in_both_forms() -> None:
     table = config.artifacts[1]
     assert isinstance(table, Artifact) and (table.destination, table.exclude) == ("logs/app", ["*.tmp"])
     assert unrunnable(config) == []
-    sidecar = _parse('artifacts = [{ source = "/dump.sql", service = "db" }]\n')
-    assert unrunnable(sidecar) == ["an artifact names a Compose service: lhtb copies artifacts from main only"]
+    sidecar = _parse('artifacts = [{ source = "/dump.sql", service = "db" }, "/app"]\n')
+    assert unrunnable(sidecar) == [] and sidecar.artifact_sources == [("db", "/dump.sql"), ("main", "/app")]
+    assert sidecar.artifact_paths == ["/app"]  # the agent container's
+
+
+def test_artifacts_and_hooks_name_services_the_task_runs(tmp_path: Path) -> None:
+    task = write_task(tmp_path, "svc", top='artifacts = [{ source = "/dump.sql", service = "db" }]\n')
+    with pytest.raises(TaskInvalidError, match="'/dump.sql' names service 'db', not a service of the task"):
+        load_task(task)
+    (task / "environment" / "docker-compose.yaml").write_text("services:\n  db:\n    image: lhtb/python:bookworm\n")
+    assert load_task(task).config.artifact_sources == [("db", "/dump.sql")]
+    text = (task / "task.toml").read_text().replace('service = "db" }]', 'service = "db" }, "/dump.sql"]')
+    (task / "task.toml").write_text(text)
+    with pytest.raises(TaskInvalidError, match="declared from both 'db' and 'main'"):
+        load_task(task)
 
 
 def test_multi_step_tasks_are_read_with_each_steps_meaning(tmp_path: Path) -> None:
@@ -273,7 +286,7 @@ def test_multi_step_tasks_are_read_with_each_steps_meaning(tmp_path: Path) -> No
     ("fixture", "message"),
     [
         ("network-allowlist.toml", "cannot enforce a host allowlist"),
-        ("verifier-collect.toml", "does not run collect hooks"),
+        ("verifier-collect.toml", r"\[verifier\] collect\[0\] service 'db' is not a service of the task \(main\)"),
     ],
 )
 def test_what_lhtb_cannot_run_is_refused_when_loaded(tmp_path: Path, fixture: str, message: str) -> None:
