@@ -63,3 +63,35 @@ def test_base_image_flags_are_checked_before_the_job(tmp_path: Path) -> None:
     absent = CliRunner().invoke(app, [*common, "--base-image", "ubuntu:24.04=lhtb-test/nowhere:1"])
     assert absent.exit_code == 2 and "lhtb-test/nowhere:1 is not on this machine" in " ".join(absent.output.split())
     assert not (tmp_path / "jobs").exists()
+
+
+def test_a_prebuilt_verifier_image_grades_with_the_tests_it_holds(tmp_path: Path) -> None:
+    """Harbor's ``[verifier.environment] docker_image``: the separate verifier runs in that image, whose own
+    /tests grade (nothing is copied in: the task ships no tests/test.sh); an image neither here nor pullable is
+    base_image_missing, named with the fix."""
+    import subprocess
+
+    image = "lhtb-test/prebuilt-verifier:1"
+    context = tmp_path / "verifier-image"
+    context.mkdir()
+    check = 'if [ "$(cat /app/out.txt 2>/dev/null)" = hello ] && [ -e /etc/prebuilt ]; then echo 1; else echo 0; fi'
+    (context / "test.sh").write_text(f"#!/bin/bash\n{check} > /logs/verifier/reward.txt\n")
+    (context / "Dockerfile").write_text(
+        "FROM lhtb/python:bookworm\nRUN touch /etc/prebuilt\nCOPY test.sh /tests/test.sh\n"
+    )
+    subprocess.run(["docker", "build", "-q", "-t", image, str(context)], check=True, capture_output=True)
+    try:
+        tasks = tmp_path / "tasks"
+        for name, reference in (("prebuilt", image), ("absent", "lhtb-test/no-such-verifier:1")):
+            task = write_task(tasks, name, toml=f'[verifier.environment]\ndocker_image = "{reference}"\n')
+            (task / "tests" / "test.sh").unlink()
+        _job, trials = run(tasks, tmp_path / "jobs", ("oracle", "nop"), concurrency=2)
+        by_key = {(t.task_name, t.agent.name): t for t in trials.values()}
+        oracle = by_key[("prebuilt", "oracle")]
+        assert oracle.error is None and oracle.reward == 1.0 and oracle.verifier_mode == "separate", oracle.error
+        assert by_key[("prebuilt", "nop")].reward == 0.0
+        absent = by_key[("absent", "oracle")]
+        assert absent.error is not None and absent.error.error_class.value == "base_image_missing"
+        assert "lhtb-test/no-such-verifier:1" in absent.error.message and "lhtb images load" in absent.error.message
+    finally:
+        subprocess.run(["docker", "rmi", "-f", image], capture_output=True)

@@ -209,7 +209,8 @@ class EnvironmentProvider(Protocol):
         ...
 
     async def prepare_verifier_image(self, task: Task) -> tuple[str, bool]:
-        """The image of a bundled verifier (``task.verifier_image_dir``), built like the task's."""
+        """The image of a bundled verifier: built like the task's from ``task.verifier_image_dir``, or the
+        prebuilt ``task.verifier_docker_image`` (present, or pulled; else ``BaseImageMissingError``)."""
         ...
 
     async def image_workdir(self, image: str) -> str:

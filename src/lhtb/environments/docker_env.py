@@ -426,8 +426,10 @@ class DockerProvider:
         )
 
     async def prepare_verifier_image(self, task: Task) -> tuple[str, bool]:
-        from lhtb.environments.images import ensure_task_image
+        from lhtb.environments.images import ensure_prebuilt_image, ensure_task_image
 
+        if task.verifier_docker_image is not None:
+            return await in_engine_thread(ensure_prebuilt_image, task.verifier_docker_image, task.name), False
         assert task.verifier_image_dir is not None
         timeout = task.config.environment.build_timeout_sec
         return await ensure_task_image(

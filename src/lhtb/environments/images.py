@@ -271,6 +271,25 @@ def _base_image_id(reference: str) -> str:
         return "unresolvable"
 
 
+def ensure_prebuilt_image(reference: str, task_name: str) -> str:
+    """A prebuilt image a task names (Harbor's verifier ``docker_image``): here already, or pulled; one neither
+    here nor pullable is ``BaseImageMissingError`` with the fix, never retried."""
+    import docker
+
+    if _base_image_id(reference) != "missing":
+        return reference
+    try:
+        get_client().images.pull(reference)
+    except docker.errors.DockerException as exc:
+        cause = without_ansi(str(exc)).splitlines()[0] if str(exc) else "the pull failed"
+        raise BaseImageMissingError(
+            f"task {task_name}: [verifier.environment] docker_image {reference} is not on this machine and could "
+            f"not be pulled ({cause}). Load it from a file made with `docker save {reference} -o image.tar` on a "
+            'machine that has it: `lhtb images load image.tar` (docs/images.md, "Machines without a registry")'
+        ) from exc
+    return reference
+
+
 def task_image_tag(task_name: str, content: str) -> str:
     """A valid tag for any task name: a readable slug plus a hash of the exact name, so names that slug alike
     (``Foo``/``foo``, ``..ünï..``/``-n-``) never share a repository and no name makes an invalid reference."""

@@ -77,9 +77,18 @@ class Task:
     def verifier_image_dir(self) -> Path | None:
         """Harbor's bundled verifier: a separate verifier whose image is built from ``tests/Dockerfile`` (its
         dependencies, and the tests copied in) rather than the task's image; None otherwise."""
-        if self.config.verifier.mode != "separate" or not (self.tests_dir / "Dockerfile").is_file():
+        if self.config.verifier.mode != "separate" or self.verifier_docker_image is not None:
             return None
-        return self.tests_dir
+        return self.tests_dir if (self.tests_dir / "Dockerfile").is_file() else None
+
+    @property
+    def verifier_docker_image(self) -> str | None:
+        """Harbor's prebuilt verifier: ``[verifier.environment] docker_image``, an image that holds the tests
+        itself (they are not copied in); None otherwise."""
+        environment = self.config.verifier.environment
+        if self.config.verifier.mode != "separate" or environment is None:
+            return None
+        return environment.docker_image
 
     def for_step(self, name: str) -> Task:
         """The task as step ``name`` runs it: the step's instruction, its ``[steps.agent]`` and
@@ -282,9 +291,14 @@ def unrunnable(config: TaskConfig) -> list[str]:
                 f"[steps.agent] {', '.join(sorted(changed))} of step {step.name!r}: the agent's container keeps "
                 "one network for the whole trial; state it in [agent] for every step"
             )
-    for where, verifier in _verifiers(config).items():
-        if verifier.environment is not None and verifier.environment.docker_image:
-            problems.append(f"{where} environment.docker_image: lhtb's verifier runs in the task's own image")
+    task_image = config.verifier.environment.docker_image if config.verifier.environment else None
+    for step in config.steps or []:
+        image = step.verifier.environment.docker_image if step.verifier.environment else None
+        if image is not None and image != task_image:
+            problems.append(
+                f"[steps.verifier] environment.docker_image of step {step.name!r}: lhtb runs one verifier image "
+                "per trial; state it in [verifier.environment]"
+            )
     return problems
 
 
@@ -338,8 +352,11 @@ def load_task(path: Path) -> Task:
         raise TaskInvalidError(problem)
     notes: list[str] = []
     config = _read_config(path / "task.toml", notes)
+    bundled = config.verifier.environment is not None and config.verifier.environment.docker_image is not None
     if not config.steps:
         for relative in SINGLE_STEP_FILES:
+            if relative == "tests/test.sh" and bundled and not os.path.lexists(path / relative):
+                continue  # a prebuilt verifier image holds its tests
             # test.sh is copied with tests/ as it is: a link there would arrive as a link.
             require_regular(path / relative, follow_links=relative != "tests/test.sh")
     compose = read_compose(path / "environment")

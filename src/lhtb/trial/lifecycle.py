@@ -336,7 +336,7 @@ async def _run_phases(state: _State, on_phase: PhaseCallback) -> TrialResult:
     try:
         on_phase(plan.spec.trial_name, "build")
         state.image, _built = await _timed(state, "build", state.provider.prepare_image(task))
-        if task.verifier_image_dir is not None:  # Harbor's bundled verifier: its own image, from tests/
+        if task.verifier_image_dir is not None or task.verifier_docker_image is not None:  # Harbor's bundled verifier
             state.verifier_image, _ = await _timed(state, "build", state.provider.prepare_verifier_image(task))
         if task.config.environment.workdir_from_image:  # Harbor's rule: the image's WORKDIR
             workdir = await state.provider.image_workdir(state.image)

@@ -241,7 +241,7 @@ def test_artifacts_in_both_forms() -> None:
 
 def test_artifacts_and_hooks_name_services_the_task_runs(tmp_path: Path) -> None:
     task = write_task(tmp_path, "svc", top='artifacts = [{ source = "/dump.sql", service = "db" }]\n')
-    with pytest.raises(TaskInvalidError, match="'/dump.sql' names service 'db', not a service of the task"):
+    with pytest.raises(TaskInvalidError, match=r"'/dump\.sql' names service 'db', not a service of the task"):
         load_task(task)
     (task / "environment" / "docker-compose.yaml").write_text("services:\n  db:\n    image: lhtb/python:bookworm\n")
     assert load_task(task).config.artifact_sources == [("db", "/dump.sql")]
