@@ -242,3 +242,19 @@ def test_collect_hooks_carry_a_sidecars_state_to_a_separate_verifier(tmp_path: P
         "collect[1] (store)",
     ]
     assert _leftovers("collect") == ([], [])
+
+
+def test_a_sidecar_that_never_gets_healthy_fails_the_start_and_leaves_nothing(tmp_path: Path) -> None:
+    """Before the agent runs, so not the agent's doing: an environment_start error (retried, excluded), bounded
+    by the task's build timeout, with the sidecar's name in the message."""
+    tasks = tmp_path / "tasks"
+    task = write_task(tasks, "sick", toml="[environment]\nbuild_timeout_sec = 20\n")
+    (task / "environment" / "docker-compose.yaml").write_text(
+        "services:\n  sick:\n    image: lhtb/python:bookworm\n    command: [sleep, infinity]\n"
+        "    healthcheck:\n      test: [CMD, 'false']\n      interval: 1s\n      retries: 2\n"
+    )
+    _job, trials = run(tasks, tmp_path / "jobs", ("oracle",), name="sick")
+    (trial,) = trials.values()
+    assert trial.error is not None and trial.error.error_class.value == "environment_start", trial.error
+    assert "sick" in trial.error.message and trial.reward is None
+    assert _leftovers("sick") == ([], [])

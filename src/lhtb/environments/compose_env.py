@@ -138,9 +138,10 @@ def start_sidecars(spec: ContainerSpec, labels: dict[str, str]) -> str:
                 "up", "-d", "--wait", "--wait-timeout", str(wait), "--no-color", *sidecars.services,
                 timeout=sidecars.timeout_sec + 60,
             )  # fmt: skip
-        down = _not_running(spec)  # Compose has answered 0 to a project it refused: its exit code is not enough
+        down = _not_ready(spec)  # Compose's exit code is not enough (see _not_ready)
         if done.returncode != 0 or down:
             what = f"{sidecars.compose_file}: docker compose up of {', '.join(down or sidecars.services)} failed"
+            what += " (not running, or not healthy)" if down else ""
             cause = f"(exit {done.returncode}): {_tail(done.stderr or done.stdout)}"
             if missing:
                 raise BaseImageMissingError(
@@ -154,14 +155,18 @@ def start_sidecars(spec: ContainerSpec, labels: dict[str, str]) -> str:
     return name
 
 
-def _not_running(spec: ContainerSpec) -> list[str]:
-    """The sidecars of the sandbox that Compose did not leave running."""
+def _not_ready(spec: ContainerSpec) -> list[str]:
+    """The sidecars of the sandbox that are not running, or whose healthcheck has not passed. Compose 2.29.7
+    prints "container ... is unhealthy" and exits 0 for ``up --wait``; a refused project also exits 0."""
     assert spec.sidecars is not None
-    filters = {"label": [f"com.docker.compose.project={project_name(spec)}"], "status": "running"}
-    running = {
-        (container.get("Labels") or {}).get(LABEL_SERVICE) for container in get_client().api.containers(filters=filters)
-    }
-    return [name for name in spec.sidecars.services if name not in running]
+    api = get_client().api
+    ready = set()
+    for container in api.containers(all=True, filters={"label": [f"com.docker.compose.project={project_name(spec)}"]}):
+        state = api.inspect_container(container["Id"]).get("State") or {}
+        health = (state.get("Health") or {}).get("Status")
+        if state.get("Running") and health in (None, "healthy"):
+            ready.add((container.get("Labels") or {}).get(LABEL_SERVICE))
+    return [name for name in spec.sidecars.services if name not in ready]
 
 
 def _tail(text: str, limit: int = 1500) -> str:

@@ -33,6 +33,10 @@ SIDECAR_KEYS = frozenset(
         "pull_policy", "read_only", "tty", "stdin_open", "container_name",
     }
 )  # fmt: skip
+# What a sidecar's `build` may say: no host secrets, SSH agents or contexts beyond environment/.
+BUILD_KEYS = frozenset(
+    {"context", "dockerfile", "dockerfile_inline", "args", "target", "labels", "shm_size", "cache_from", "pull"}
+)
 MAIN_KEYS = frozenset({"network_mode", "depends_on", "environment", "build", "image"})
 TOP_LEVEL_KEYS = frozenset({"services", "version", "name"})
 
@@ -90,6 +94,18 @@ def _check_sidecar(path: Path, name: str, service: Any) -> None:
     _environment(path, where, service.get("environment"))
     build = service.get("build")
     context = build.get("context", ".") if isinstance(build, dict) else build
+    if isinstance(build, dict):
+        _refuse(
+            path,
+            f"{where}.build",
+            [str(k) for k in build if str(k) not in BUILD_KEYS],
+            "a build reads only environment/",
+        )
+        dockerfile = build.get("dockerfile")
+        if dockerfile is not None and not _inside(path.parent / str(context or "."), str(dockerfile)):
+            raise TaskInvalidError(
+                f"{path}: {where}.build.dockerfile {dockerfile!r}: outside the task's environment/ directory"
+            )
     files = service.get("env_file") or []
     for key, value in (("build", context), *(("env_file", f) for f in ([files] if isinstance(files, str) else files))):
         if isinstance(value, dict):

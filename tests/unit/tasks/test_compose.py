@@ -37,6 +37,12 @@ def _with_compose(tmp_path: Path, text: str, **kwargs: object) -> Path:
         ("services:\n  db:\n    image: pg\n    env_file: [../secrets.env]\n", "env_file '../secrets.env'"),
         ("services:\n  main:\n    volumes: [./x:/x]\n", "services.main sets volumes"),
         ("services:\n  main:\n    network_mode: host\n", "network_mode 'host'"),
+        ("services:\n  db:\n    build: {context: ., dockerfile: /etc/passwd}\n", "build.dockerfile '/etc/passwd'"),
+        ("services:\n  db:\n    build: {context: ., dockerfile: ../../x}\n", "build.dockerfile '../../x': outside"),
+        ("services:\n  db:\n    build: {context: ., secrets: [key]}\n", "services.db.build sets secrets"),
+        ("services:\n  db:\n    build: {context: ., ssh: [default]}\n", "services.db.build sets ssh"),
+        ("services:\n  db:\n    build: {context: ., additional_contexts: {x: /}}\n", "sets additional_contexts"),
+        ("services:\n  db:\n    extends: {file: ../../base.yaml, service: db}\n", "services.db sets extends"),
         ("services: [main]\n", "'services' must be a mapping"),
         ("services:\n  main: {\n", "not valid YAML"),
     ],
@@ -78,3 +84,10 @@ def test_sidecars_load_with_main_environment_under_the_tasks_own(tmp_path: Path)
 def test_a_compose_file_without_sidecars_leaves_the_task_single_container(tmp_path: Path) -> None:
     task = load_task(_with_compose(tmp_path, "services:\n  main:\n    network_mode: none\n"))
     assert task.compose is None
+
+
+def test_a_sidecar_built_from_environment_loads(tmp_path: Path) -> None:
+    text = "services:\n  db:\n    build: {context: ., dockerfile: db.Dockerfile, args: {V: '1'}}\n"
+    task = _with_compose(tmp_path, text)
+    loaded = load_task(task)
+    assert loaded.compose is not None and loaded.compose.sidecars == ("db",)
