@@ -258,3 +258,43 @@ def test_a_sidecar_that_never_gets_healthy_fails_the_start_and_leaves_nothing(tm
     assert trial.error is not None and trial.error.error_class.value == "environment_start", trial.error
     assert "sick" in trial.error.message and trial.reward is None
     assert _leftovers("sick") == ([], [])
+
+
+@pytest.mark.slow
+def test_exported_sidecar_tasks_score_the_same_in_stock_harbor(tmp_path: Path) -> None:
+    """`lhtb tasks export --harbor` of a task with a sidecar and no network: its services share an internal
+    network in the copy (Harbor's no-network rule would need its egress sidecar from a registry), so stock Harbor
+    runs it, in both verifier modes, oracle 1.0 and nop 0.0 as lhtb does."""
+    import shutil
+
+    from test_harbor_export import HARBOR_BIN, _harbor_run
+
+    from lhtb.harbor.task_export import INTERNAL_NETWORK
+
+    if not (HARBOR_BIN / "harbor").exists():
+        pytest.skip("stock Harbor absent (scripts/harbor-venv.sh)")
+    tasks = tmp_path / "tasks"
+    for name, mode in (("web-separate", "separate"), ("web-shared", "shared")):
+        _sidecar_task(tasks, name, mode=mode)
+    lhtb = shutil.which("lhtb", path=str(Path(sys.executable).parent))
+    assert lhtb is not None
+    exported = tmp_path / "harbor-tasks"
+    done = subprocess.run(
+        [lhtb, "tasks", "export", str(tasks / "web-separate"), str(tasks / "web-shared"), "--harbor", str(exported)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    import yaml
+
+    compose = yaml.safe_load((exported / "web-separate" / "environment" / "docker-compose.yaml").read_text())
+    assert compose["networks"] == {INTERNAL_NETWORK: {"internal": True}}
+    assert {name: service["networks"] for name, service in compose["services"].items()} == {
+        "web": [INTERNAL_NETWORK],
+        "main": [INTERNAL_NETWORK],
+    }
+    for agent, expected in (("oracle", 1.0), ("nop", 0.0)):
+        results = _harbor_run(exported, tmp_path, agent)
+        for name in ("lhtb/web-separate", "lhtb/web-shared"):
+            assert results[name]["exception_info"] is None, (name, results[name]["exception_info"])
+            assert results[name]["verifier_result"]["rewards"] == {"reward": expected}, (name, agent)

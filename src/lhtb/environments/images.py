@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import posixpath
 import re
 import shutil
 import subprocess
@@ -217,6 +218,26 @@ def dockerfile_problem(dockerfile: Path) -> str | None:
     except TaskInvalidError as exc:
         return str(exc)
     return None
+
+
+def dockerfile_workdir(dockerfile_text: str) -> str | None:
+    """The WORKDIR the final stage sets, read without building; None when it sets none (the base image's then
+    applies, unknown here) or uses a variable."""
+    workdir: str | None = None
+    for line in dockerfile_text.splitlines():
+        words = line.strip().split(maxsplit=1)
+        if not words:
+            continue
+        keyword = words[0].upper()
+        if keyword == "FROM":
+            workdir = None
+        elif keyword == "WORKDIR" and len(words) == 2:
+            value = words[1].strip().strip('"')
+            if "$" in value or (workdir == "$" and not value.startswith("/")):
+                workdir = "$"  # a variable: not known without building
+            else:
+                workdir = posixpath.normpath(posixpath.join(workdir or "/", value))
+    return None if workdir in (None, "$") else workdir
 
 
 def read_dockerfile(dockerfile: Path) -> str:

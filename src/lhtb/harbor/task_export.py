@@ -23,9 +23,11 @@ import tomllib
 from pathlib import Path
 
 import tomlkit
+import yaml
 from tomlkit.items import Table
 
 import lhtb
+from lhtb.environments.images import dockerfile_workdir, read_dockerfile
 from lhtb.errors import ConfigError
 from lhtb.fs import write_text_atomic
 from lhtb.harbor import reward_shim
@@ -69,6 +71,22 @@ exit $status
 """
 
 
+INTERNAL_NETWORK = "lhtb-sandbox"
+
+
+def internal_network_compose(path: Path) -> str:
+    """The task's Compose file with every service, ``main`` too, on one internal network: they reach each other
+    by name and nothing else, as lhtb runs a task with sidecars and no network."""
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    services = document["services"]
+    services.setdefault("main", {})
+    for name in services:
+        services[name] = {**(services[name] or {}), "networks": [INTERNAL_NETWORK]}
+    document["networks"] = {INTERNAL_NETWORK: {"internal": True}}
+    header = "# Written by `lhtb tasks export --harbor`: the task's services share an internal network, as in lhtb.\n"
+    return header + yaml.safe_dump(document, sort_keys=False)
+
+
 def harbor_name(task: Task, org: str) -> str:
     """``org/name``; a name already in that form is kept."""
     return task.name if "/" in task.name else f"{org}/{task.name}"
@@ -92,16 +110,18 @@ def harbor_toml(task: Task, org: str) -> str:
     config = task.config
     text = (task.path / "task.toml").read_text(encoding="utf-8")
     from_image = config.environment.workdir_from_image  # then Harbor's rule is lhtb's: nothing to write out
-    if "artifacts" not in tomllib.loads(text) and not from_image:  # a top-level key: before every table
-        artifacts = json.dumps([config.environment.workdir])
-        text = f"artifacts = {artifacts}  # lhtb's default: the workdir\n" + text
+    # lhtb's separate verifier gets the workdir when no artifact is declared; Harbor's would get nothing.
+    workdir = dockerfile_workdir(read_dockerfile(task.environment_dir / "Dockerfile")) if from_image else None
+    workdir = workdir or (None if from_image else config.environment.workdir)
+    if "artifacts" not in tomllib.loads(text) and workdir is not None:  # a top-level key: before every table
+        text = f"artifacts = {json.dumps([workdir])}  # lhtb's default: the workdir\n" + text
     doc = tomlkit.parse(text)
     _table(doc, "task")["name"] = harbor_name(task, org)
     env = config.environment
     environment = _table(doc, "environment")
-    # Enforced by NO_NETWORK_COMPOSE instead (Harbor would refuse the task without its egress sidecar). A task with
-    # sidecars keeps its keys: main must reach them, so only Harbor's own no-network rule can apply (or refuse).
-    if env.effective_network == "none" and task.compose is None:
+    # Enforced by the Compose file instead (Harbor would refuse the task without its egress sidecar): no network
+    # for main alone (NO_NETWORK_COMPOSE), an internal network for main and its sidecars (INTERNAL_NETWORK).
+    if env.effective_network == "none":
         for key in ("allow_internet", "network_mode"):
             if key in environment:
                 del environment[key]
@@ -168,6 +188,9 @@ def export_task(task: Task, out_dir: Path, *, org: str = "lhtb") -> Path:
     compose = staging / "environment" / "docker-compose.yaml"
     if task.config.environment.effective_network == "none" and task.compose is None and not compose.exists():
         write_text_atomic(compose, NO_NETWORK_COMPOSE)
+    elif task.config.environment.effective_network == "none" and task.compose is not None:
+        copied = staging / task.compose.path.relative_to(task.path)
+        write_text_atomic(copied, internal_network_compose(task.compose.path))
     if dest.exists():
         shutil.rmtree(dest)
     staging.rename(dest)

@@ -114,10 +114,15 @@ def test_reward_shim_writes_the_headline_lhtb_computes(tmp_path: Path) -> None:
 
 
 def test_a_task_silent_on_its_workdir_leaves_it_to_the_image(tmp_path: Path) -> None:
-    task = load_task(write_task(tmp_path / "src", "wd"))
+    """The workdir stays the image's; the artifact lhtb gives a separate verifier (that workdir) is written out
+    when the Dockerfile says it, so Harbor's verifier gets it too; unknown without building, it is left out."""
+    task = load_task(write_task(tmp_path / "src", "wd"))  # its Dockerfile: WORKDIR /app
     assert task.config.environment.workdir_from_image
     config = tomllib.loads((export_task(task, tmp_path / "out") / "task.toml").read_text())
-    assert "workdir" not in config["environment"] and "artifacts" not in config
+    assert "workdir" not in config["environment"] and config["artifacts"] == ["/app"]
+    unknown = load_task(write_task(tmp_path / "src", "base", dockerfile="FROM lhtb/python:bookworm\n"))
+    config = tomllib.loads((export_task(unknown, tmp_path / "out") / "task.toml").read_text())
+    assert "artifacts" not in config  # the base image's WORKDIR: not known without building
     stated = task.with_workdir("/srv")
     assert not stated.config.environment.workdir_from_image
     assert stated.config.environment.workdir == "/srv" and stated.config.artifact_paths == ["/srv"]
