@@ -68,6 +68,17 @@ def render_trial(result: TrialResult) -> list[object]:
                 plain(sub.name), sub.kind, f"{sub.weight:g}", f"{sub.score:.3f}", sub.visibility, plain(sub.detail)
             )
         out.append(card)
+    if result.steps:
+        steps = Table(title="steps")
+        for column in ("step", "agent s", "stop reason", "reward", "verification"):
+            steps.add_column(column, justify="right" if column in ("agent s", "reward") else "left")
+        for step in result.steps:
+            verdict = step.verifier
+            reward = "—" if verdict is None or verdict.reward is None else f"{verdict.reward:.4f}"
+            note = step.skipped or (verdict.error.message if verdict is not None and verdict.error else "")
+            stop = "not run" if step.agent_outcome is None else step.agent_outcome.stop_reason
+            steps.add_row(plain(step.name), f"{step.agent_sec:.1f}", plain(stop), reward, plain(note))
+        out.append(steps)
     if result.phases:
         phases = Table(title="phases")
         for column in ("#", "started", "finished", "stop reason", "reward"):

@@ -119,6 +119,25 @@ def _phases(result: TrialResult) -> str:
     return "\n".join(out)
 
 
+def _steps(result: TrialResult) -> str:
+    """A multi-step task's steps: each one's agent time, stop reason and reward, or why it did not run."""
+    rows = []
+    for step in result.steps:
+        verdict = step.verifier
+        reward = None if verdict is None else verdict.reward
+        note = step.skipped or (verdict.error.message if verdict is not None and verdict.error else "")
+        rows.append(
+            [
+                text_cell(step.name),
+                num_cell(step.agent_sec, f"{step.agent_sec / 60:.2f}"),
+                text_cell("not run" if step.agent_outcome is None else step.agent_outcome.stop_reason),
+                num_cell(reward, num(reward)),
+                text_cell(note),
+            ]
+        )
+    return table(["step", "agent min", "stop reason", "reward", "note"], rows)
+
+
 def _timings(result: TrialResult) -> str:
     items = result.timings.model_dump()
     rows = [[text_cell(name), num_cell(sec, DASH if sec is None else f"{sec:.1f}")] for name, sec in items.items()]
@@ -191,6 +210,7 @@ def render_trial(trial_dir: Path, result: TrialResult | None, problem: str | Non
         sections = [
             ("Summary", "summary", _summary(result)),
             ("Scorecard", "scorecard", _scorecard(result)),
+            *([("Steps", "steps", _steps(result))] if result.steps else []),
             ("Phases", "phases", _phases(result)),
             ("Reward curve", "curve", reward_curve_svg(curve_points(result), result.phases)),
             ("Timings", "timings", _timings(result)),

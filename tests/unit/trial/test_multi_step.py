@@ -240,3 +240,25 @@ def test_a_step_cannot_change_the_agents_network(tmp_path: Path) -> None:
     (task / "task.toml").write_text(text)
     with pytest.raises(TaskInvalidError, match="one network for the whole trial"):
         load_task(task)
+
+
+def test_the_trial_card_and_page_show_each_step(
+    tmp_path: Path, provider: FakeProvider, use_agent: Callable[[StepAgent], StepAgent]
+) -> None:
+    from rich.console import Console
+
+    from lhtb.report.trial_card import render_trial
+
+    task = write_multi_step_task(tmp_path / "tasks", "ms")
+    use_agent(StepAgent({"create": SOLVE["create"]}))
+    result = _run(_plan(task, tmp_path, "steps"), provider)
+    console = Console(width=200, record=True)
+    for renderable in render_trial(TrialResult.model_validate_json(result.model_dump_json())):
+        console.print(renderable)
+    text = console.export_text()
+    assert "steps" in text and "create" in text and "1.0000" in text
+    assert "not run" in text and "correctness 0 is below its min_reward 1" in text
+    from lhtb.viewer.trial_page import render_trial as render_page
+
+    page = render_page(tmp_path / "trials" / "steps", result, None, job_name="job")
+    assert 'id="steps"' in page and "correctness 0 is below its min_reward 1" in page and "not run" in page
