@@ -28,6 +28,8 @@ SERVER = textwrap.dedent(
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
+            if os.path.exists("/app/resume-worker"):  # a service that lets the agent's other work run meanwhile
+                os.kill(int(open("/app/worker.pid").read()), 18)  # SIGCONT
             body = json.dumps(spy()) if self.path == "/spy" else "42"
             self.send_response(200)
             self.end_headers()
@@ -42,11 +44,11 @@ SERVER = textwrap.dedent(
 SOLVE = textwrap.dedent(
     """\
     echo answer-file > /app/state.txt
-    nohup setsid bash -c 'while :; do sleep 0.2; done' >/dev/null 2>&1 &
+    nohup setsid tail -f /dev/null >/dev/null 2>&1 &
     echo $! > /app/worker.pid
     nohup setsid python3 /solution/server.py >/dev/null 2>&1 &
-    for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/8765) 2>/dev/null && exit 0; sleep 0.1; done
-    exit 1"""
+    for _ in $(seq 1 100); do (exec 3<>/dev/tcp/127.0.0.1/8765) 2>/dev/null && break; sleep 0.1; done
+    (exec 3<>/dev/tcp/127.0.0.1/8765) 2>/dev/null || exit 1"""
 )
 TEST = textwrap.dedent(
     """\
@@ -67,19 +69,24 @@ TEST = textwrap.dedent(
 )
 
 
-def test_a_live_service_is_graded_from_a_sibling_that_no_agent_process_can_see(tmp_path: Path) -> None:
-    task = write_task(
-        tmp_path / "tasks",
-        "live-service",
-        solve=SOLVE,
-        test_sh=TEST,
-    )
+def _live_task(root: Path, name: str, extra: str = "") -> Path:
+    task = write_task(root, name, solve=f"{SOLVE}\n{extra}", test_sh=TEST)
     toml = (task / "task.toml").read_text()
     (task / "task.toml").write_text(toml.replace('environment_mode = "separate"', 'environment_mode = "shared"'))
     (task / "solution" / "server.py").write_text(SERVER)
-    _job, trials = run(tmp_path / "tasks", tmp_path / "jobs", ("oracle", "nop"), name="live")
-    by_agent = {t.agent.name: t for t in trials.values()}
-    oracle, nop = by_agent["oracle"], by_agent["nop"]
+    return task
+
+
+def test_a_live_service_is_graded_from_a_sibling_that_no_agent_process_can_see(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks"
+    _live_task(tasks, "live-service")
+    # what the agent controls is graded, never excluded: a service that resumes the agent's stopped work while it
+    # is graded, and a snapshot the sibling cannot even start from (its `sleep` removed), both count as failed
+    _live_task(tasks, "live-resumer", "touch /app/resume-worker")
+    _live_task(tasks, "live-broken", "rm -f /usr/bin/sleep /bin/sleep")
+    _job, trials = run(tasks, tmp_path / "jobs", ("oracle", "nop"), name="live", concurrency=2)
+    by_key = {(t.task_name, t.agent.name): t for t in trials.values()}
+    oracle, nop = by_key[("live-service", "oracle")], by_key[("live-service", "nop")]
     assert oracle.error is None and oracle.reward == 1.0, oracle.error
     assert nop.error is None and nop.reward == 0.0  # nothing listens: graded in the agent's container, as before
     trial_dir = tmp_path / "jobs" / "live" / "trials" / oracle.trial_name
@@ -90,7 +97,11 @@ def test_a_live_service_is_graded_from_a_sibling_that_no_agent_process_can_see(t
     spy = json.loads((final / "output" / "spy.json").read_text())
     assert spy["seen"] == [] and spy["verifier_procs"] == []  # neither the tests nor the verifier's processes
     assert spy["worker"] == "T"  # the agent's other processes are stopped while it is graded
+    for name, message in (("live-resumer", "resumed by the agent"), ("live-broken", "could not be graded")):
+        trial = by_key[(name, "oracle")]
+        assert trial.error is not None and trial.error.error_class.value == "verifier_error", (name, trial.error)
+        assert message in trial.error.message and trial.reward is None, (name, trial.error.message)
     assert containers_of("live") == []
     import docker
 
-    assert docker.from_env().images.list(filters={"label": "lhtb.job=live"}) == []  # the snapshot is removed
+    assert docker.from_env().images.list(filters={"label": "lhtb.job=live"}) == []  # the snapshots are removed

@@ -292,6 +292,11 @@ def unrunnable(config: TaskConfig) -> list[str]:
                 "one network for the whole trial; state it in [agent] for every step"
             )
     task_image = config.verifier.environment.docker_image if config.verifier.environment else None
+    if task_image is not None and config.steps:
+        problems.append(
+            "[verifier.environment] docker_image with [[steps]]: a prebuilt verifier image holds one set of tests, "
+            "and each step is graded by its own"
+        )
     for step in config.steps or []:
         image = step.verifier.environment.docker_image if step.verifier.environment else None
         if image is not None and image != task_image:

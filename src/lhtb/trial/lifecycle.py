@@ -190,7 +190,7 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
     return mounts
 
 
-def _grader(state: _State, task: Task, trial_dir: Path) -> Grader:
+def _grader(state: _State, task: Task, trial_dir: Path, *, last: bool = True) -> Grader:
     plan = state.plan
     assert state.clock is not None
     settings = plan.spec.settings
@@ -205,6 +205,7 @@ def _grader(state: _State, task: Task, trial_dir: Path) -> Grader:
         clock=state.clock,
         keep_warm=settings.continue_until_timeout or settings.checkpoint_interval_sec is not None,
         verify_seed=plan.spec.verify_seed,
+        last=last,
     )
     state.grader = grader
     state.graders.append(grader)
@@ -375,7 +376,7 @@ async def _run_steps(state: _State, on_phase: PhaseCallback) -> VerifierOutcome 
     for index, step in enumerate(task.steps):
         view, record = task.for_step(step.name), state.steps[index]
         step_dir = plan.trial_dir / "steps" / step.name
-        _grader(state, view, step_dir)
+        _grader(state, view, step_dir, last=index == len(task.steps) - 1)
         on_phase(plan.spec.trial_name, "agent")
         budget = plan.agent_timeout_sec * view.config.agent.timeout_sec / task.config.agent.timeout_sec
         used_before = state.clock.used if state.clock is not None else 0.0

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Protocol
 
 from lhtb.environments.base import Environment, EnvironmentProvider, FreezeError
-from lhtb.results.models import VerifierOutcome
+from lhtb.results.models import ErrorInfo, VerifierOutcome
 from lhtb.tasks.loader import Task
 from lhtb.verifier.collect import run_collect_hooks
 from lhtb.verifier.separate import ArtifactSnapshot, install_tests, run_verifier, snapshot_artifacts, verifier_spec
-from lhtb.verifier.shared import continue_processes, run_shared_verifier
+from lhtb.verifier.shared import AgentProcessesUnstoppable, continue_processes, run_shared_verifier
 from lhtb.verifier.sibling import live_service_pids, run_sibling_verifier
 
 
@@ -41,6 +41,7 @@ class Grader:
     keep_warm: bool = False  # more than one verification is likely (continue-until-timeout, checkpoints)
     # LHTB_VERIFY_SEED of every verification of the trial (interim, checkpoints, final): its hidden cases.
     verify_seed: int | None = None
+    last: bool = True  # its final verification is the trial's last (False: an earlier step of a multi-step task)
     _warm: asyncio.Future[Environment] | None = None
     _removals: list[asyncio.Future[None]] = field(default_factory=list)
     _stopped: list[str] = field(default_factory=list)  # shared mode: PIDs stopped by the last verification
@@ -74,9 +75,9 @@ class Grader:
     async def snapshot(self, agent_env: Environment, *, unpause: bool, phase: str = "final") -> ArtifactSnapshot:
         """Freeze the agent (its clock stops), copy the artifacts out, and unpause only after the copy. The
         task's collect hooks run first: main's before the freeze, the sidecars' after (lhtb.verifier.collect)."""
-        self.clock.stop()
         phase_dir = self.trial_dir / "verifier" / phase
-        await run_collect_hooks(agent_env, self.task, phase_dir, in_main=True)
+        await run_collect_hooks(agent_env, self.task, phase_dir, in_main=True)  # the agent still runs: its time
+        self.clock.stop()
         await _freeze(agent_env)
         self._frozen = True
         try:
@@ -107,8 +108,13 @@ class Grader:
         trial's verify seed; an interim or checkpoint one uses a seed of its own (:func:`live_seed`)."""
         self.clock.stop()
         phase_dir = self.trial_dir / "verifier" / phase
-        seed = live_seed(self.verify_seed, phase)
-        live = await live_service_pids(agent_env)
+        # A multi-step task's earlier steps are followed by more agent work: only its last step's final is final.
+        seed = live_seed(self.verify_seed, phase if self.last else f"{self.task.step}:{phase}")
+        try:
+            live = await live_service_pids(agent_env)
+        except AgentProcessesUnstoppable as exc:
+            self._stopped = []
+            return VerifierOutcome(phase=phase, error=ErrorInfo(error_class=exc.error_class, message=str(exc)))
         if live:
             outcome, self._stopped = await run_sibling_verifier(
                 self.task,

@@ -12,17 +12,21 @@ continued (or held for good after the final verification) by the caller.
 
 What a sibling does not see: the agent's processes (``ps``, ``/proc``) and what lives outside the container's
 file system layers (tmpfs contents such as ``/dev/shm``, unix sockets of running processes). A task that needs
-those and no TCP service gets the in-container mode, chosen by the same rule (no listener, no sibling).
+those and no TCP service gets the in-container mode, chosen by the same rule (no listener, no sibling). What it
+shares: the network namespace (its own loopback listeners are the agent's to reach) and, as in-container, the
+agent's toolchain (every binary of the snapshot): docs/long-horizon.md says what that leaves open.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 
 from lhtb.environments.base import Environment, EnvironmentProvider, ExecResult
-from lhtb.errors import ArtifactsRefusedError
+from lhtb.errors import ArtifactsRefusedError, LhtbError, VerifierError
 from lhtb.fs import write_text_atomic
 from lhtb.llm.bridge import FORWARDER_NAME
 from lhtb.results.models import ErrorInfo, VerifierOutcome
@@ -36,7 +40,7 @@ from lhtb.verifier.separate import (
     seed_env,
     verifier_spec,
 )
-from lhtb.verifier.shared import continue_processes, stop_all_processes
+from lhtb.verifier.shared import AgentProcessesUnstoppable, continue_processes, stop_all_processes
 
 # Lines "L pid cmdline" for every process holding a listening TCP socket (IPv4 or IPv6) and "P pid ppid" for
 # every process. Socket inodes come from /proc/net/tcp{,6} (state 0A: LISTEN) of the container's own network
@@ -71,6 +75,10 @@ async def live_service_pids(agent_env: Environment) -> list[str]:
 
     lhtb's own model forwarder (``lhtb.llm.bridge``) is not the agent's service and is left out."""
     result = await agent_env.exec(_LISTENERS, user="root", timeout_sec=LISTENERS_TIMEOUT_SEC)
+    if result.timed_out:  # what runs in the agent's container is the agent's: graded as not passed
+        raise AgentProcessesUnstoppable(
+            f"shared mode: the agent's processes could not be listed within {LISTENERS_TIMEOUT_SEC:.0f} s"
+        )
     children: dict[str, list[str]] = {}
     listeners: set[str] = set()
     for line in result.stdout.splitlines():
@@ -105,21 +113,28 @@ async def run_sibling_verifier(
     freeze: Callable[[Environment], Awaitable[None]],
 ) -> tuple[VerifierOutcome, list[str]]:
     """Grade with the ``live`` PIDs serving and every other agent process stopped; returns the outcome and the
-    PIDs stopped, which stay stopped until the caller continues them."""
+    PIDs stopped, which stay stopped until the caller continues them.
+
+    Everything after the snapshot runs on what the agent wrote, so whatever fails there (its image cannot start,
+    a user it removed, a tool it broke) is the agent's: a verifier error, graded, never an excluded trial. A
+    stopped process found running after grading was resumed by the agent's own (its service may signal it): the
+    verification then counts as not passed, since that process had the grading time for free."""
+    import docker
+
     phase_dir.mkdir(parents=True, exist_ok=True)
     write_text_atomic(phase_dir / LIVE_PIDS, " ".join(live) + "\n")  # what served, and so how it was graded
-    stopped = [pid for pid in await stop_all_processes(agent_env) if pid not in live]
+    try:
+        stopped = [pid for pid in await stop_all_processes(agent_env) if pid not in live]
+    except AgentProcessesUnstoppable as exc:
+        return VerifierOutcome(phase=phase, error=ErrorInfo(error_class=exc.error_class, message=str(exc))), []
     write_text_atomic(phase_dir / "stopped-pids.txt", " ".join(stopped) + "\n")
     try:
         await continue_processes(agent_env, live)  # the services answer while graded
-        await freeze(agent_env)  # a consistent file system, the services too
         try:
-            image = await agent_env.commit()
+            image = await _snapshot(agent_env, freeze)
         except ArtifactsRefusedError as exc:
             error = ErrorInfo(error_class=exc.error_class, message=f"artifacts refused, graded 0: {exc}")
             return VerifierOutcome(phase=phase, error=error), stopped
-        finally:
-            await agent_env.unpause()
         spec = replace(
             verifier_spec(task, image, job=job, trial=trial),
             network=agent_env.network_namespace,
@@ -128,21 +143,30 @@ async def run_sibling_verifier(
         )
         sibling = provider.create(spec)
         try:
-            await sibling.start()
-            # The agent's file system may hold its own /tests or verifier output: grading sees only lhtb's.
-            await sibling.exec(
-                f"rm -rf {TESTS_MOUNT} {OUTPUT_DIR}; mkdir -p {OUTPUT_DIR}", user="root", timeout_sec=120
-            )
-            await install_tests(sibling, task)
 
             async def run_tests() -> ExecResult:
-                result = await sibling.exec(
-                    f"bash {TESTS_MOUNT}/test.sh",
-                    user=task.config.verifier.user or "root",
-                    env=seed_env(seed),
-                    timeout_sec=task.config.verifier.timeout_sec,
-                )
-                await collect_output(sibling, OUTPUT_DIR, phase_dir)
+                try:
+                    await sibling.start()
+                    # The agent's file system may hold its own /tests or verifier output: grading sees only lhtb's.
+                    fresh = f"rm -rf {TESTS_MOUNT} {OUTPUT_DIR}; mkdir -p {OUTPUT_DIR}"
+                    await sibling.exec(fresh, user="root", timeout_sec=120)
+                    await install_tests(sibling, task)
+                    result = await sibling.exec(
+                        f"bash {TESTS_MOUNT}/test.sh",
+                        user=task.config.verifier.user or "root",
+                        env=seed_env(seed),
+                        timeout_sec=task.config.verifier.timeout_sec,
+                    )
+                    await collect_output(sibling, OUTPUT_DIR, phase_dir)
+                except VerifierError:
+                    raise
+                except (LhtbError, OSError, docker.errors.DockerException) as exc:
+                    raise VerifierError(f"the snapshot of the agent's container could not be graded: {exc}") from exc
+                resumed = await _resumed(agent_env, stopped)
+                if resumed:
+                    raise VerifierError(
+                        f"agent processes stopped for grading ran during it (resumed by the agent: {' '.join(resumed)})"
+                    )
                 return result
 
             outcome = await grade_outcome(task, phase, phase_dir, run_tests)
@@ -152,3 +176,37 @@ async def run_sibling_verifier(
         await continue_processes(agent_env, stopped)
         raise
     return outcome, stopped
+
+
+async def _snapshot(agent_env: Environment, freeze: Callable[[Environment], Awaitable[None]]) -> str:
+    """Freeze, commit, thaw. Cancelled midway (an interim verification cut at its pause, Ctrl-C), the commit is
+    still waited for and its image removed, and the container thawed: nothing is left paused or behind."""
+    await freeze(agent_env)  # a consistent file system, the services too
+    committing = asyncio.ensure_future(agent_env.commit())
+    try:
+        return await asyncio.shield(committing)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            image = await committing
+            await asyncio.to_thread(_remove_image, image)
+        raise
+    finally:
+        await asyncio.shield(agent_env.unpause())
+
+
+def _remove_image(image: str) -> None:
+    from lhtb.environments.docker_env import remove_image
+
+    remove_image(image)
+
+
+async def _resumed(agent_env: Environment, stopped: list[str]) -> list[str]:
+    """Which of ``stopped`` are running now (state not T, t, Z or X); builtins only."""
+    if not stopped:
+        return []
+    script = (
+        f"for pid in {' '.join(stopped)}; do read -r line < /proc/$pid/stat 2>/dev/null || continue; "
+        "rest=${line##*) }; case ${rest%% *} in T|t|Z|X) ;; *) echo $pid ;; esac; done"
+    )
+    result = await agent_env.exec(script, user="root", timeout_sec=60)
+    return result.stdout.split()
