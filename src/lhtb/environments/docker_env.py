@@ -375,7 +375,13 @@ class DockerEnvironment:
                 raise ArtifactsRefusedError(f"the engine could not snapshot the agent's container: {exc}") from exc
             return str(image.id)
 
-        return await in_engine_thread(commit)
+        committing = asyncio.ensure_future(in_engine_thread(commit))
+        try:
+            return await asyncio.shield(committing)
+        except asyncio.CancelledError:  # the engine finishes it anyway: remove what nobody will own
+            with contextlib.suppress(Exception):
+                await in_engine_thread(remove_image, await committing)
+            raise
 
     @property
     def network_namespace(self) -> str:

@@ -20,7 +20,6 @@ agent's toolchain (every binary of the snapshot): docs/long-horizon.md says what
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
@@ -119,8 +118,6 @@ async def run_sibling_verifier(
     a user it removed, a tool it broke) is the agent's: a verifier error, graded, never an excluded trial. A
     stopped process found running after grading was resumed by the agent's own (its service may signal it): the
     verification then counts as not passed, since that process had the grading time for free."""
-    import docker
-
     phase_dir.mkdir(parents=True, exist_ok=True)
     write_text_atomic(phase_dir / LIVE_PIDS, " ".join(live) + "\n")  # what served, and so how it was graded
     try:
@@ -160,7 +157,7 @@ async def run_sibling_verifier(
                     await collect_output(sibling, OUTPUT_DIR, phase_dir)
                 except VerifierError:
                     raise
-                except (LhtbError, OSError, docker.errors.DockerException) as exc:
+                except (LhtbError, OSError) as exc:  # the engine's API errors are OSErrors
                     raise VerifierError(f"the snapshot of the agent's container could not be graded: {exc}") from exc
                 resumed = await _resumed(agent_env, stopped)
                 if resumed:
@@ -179,25 +176,13 @@ async def run_sibling_verifier(
 
 
 async def _snapshot(agent_env: Environment, freeze: Callable[[Environment], Awaitable[None]]) -> str:
-    """Freeze, commit, thaw. Cancelled midway (an interim verification cut at its pause, Ctrl-C), the commit is
-    still waited for and its image removed, and the container thawed: nothing is left paused or behind."""
+    """Freeze, commit, thaw; the container is thawed even when cancelled midway (the environment's commit
+    removes an image it finishes after a cancellation)."""
     await freeze(agent_env)  # a consistent file system, the services too
-    committing = asyncio.ensure_future(agent_env.commit())
     try:
-        return await asyncio.shield(committing)
-    except asyncio.CancelledError:
-        with contextlib.suppress(Exception):
-            image = await committing
-            await asyncio.to_thread(_remove_image, image)
-        raise
+        return await agent_env.commit()
     finally:
         await asyncio.shield(agent_env.unpause())
-
-
-def _remove_image(image: str) -> None:
-    from lhtb.environments.docker_env import remove_image
-
-    remove_image(image)
 
 
 async def _resumed(agent_env: Environment, stopped: list[str]) -> list[str]:
