@@ -142,9 +142,9 @@ def _overlay(base: BaseModel, override: BaseModel) -> Any:
 
 
 def _step_verifier(task: VerifierSection, step: VerifierSection) -> VerifierSection:
-    """Harbor's order for the mode: the step's own, else separate when the step gives a verifier environment,
-    else the task's."""
-    merged: VerifierSection = _overlay(task, step)
+    """Harbor's rules: the mode is the step's own, else separate when the step gives a verifier environment,
+    else the task's; the timeout is the step's own, its default (600 s) when unset, not the task's."""
+    merged: VerifierSection = _overlay(task, step).model_copy(update={"timeout_sec": step.timeout_sec})
     if step.environment is not None and step.environment_mode is None:
         merged = merged.model_copy(update={"environment_mode": "separate"})
     return merged

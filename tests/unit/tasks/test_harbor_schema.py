@@ -14,7 +14,7 @@ from taskfactory import REPO, write_task
 
 from lhtb.errors import TaskInvalidError
 from lhtb.tasks.config import Artifact, TaskConfig, size_to_mb
-from lhtb.tasks.loader import load_task, unrunnable, unused_keys
+from lhtb.tasks.loader import Task, TaskStep, load_task, unrunnable, unused_keys
 
 FIXTURES = REPO / "tests" / "fixtures" / "harbor"
 SNAPSHOT = FIXTURES / "lhtb_tasks_snapshot.json"  # TaskConfig.model_dump() of each, taken before Harbor's keys
@@ -336,7 +336,7 @@ _HARBOR_MEANING = textwrap.dedent(
     import json, sys, tomllib, warnings
     warnings.simplefilter("ignore")  # deprecated keys warn
     from harbor.models.task.config import TaskConfig
-    from harbor.models.task.verifier_mode import resolve_task_verifier_mode
+    from harbor.models.task.verifier_mode import resolve_step_verifier_mode, resolve_task_verifier_mode
 
     def meaning(path):
         raw = tomllib.load(open(path, "rb"))
@@ -359,6 +359,22 @@ _HARBOR_MEANING = textwrap.dedent(
             out["environment.build_timeout_sec"] = env.build_timeout_sec
         out["network"] = env.network_mode.value  # Harbor's default (public) when silent: lhtb's too
         out["verifier.environment_mode"] = resolve_task_verifier_mode(config).value  # silent: shared in both
+        if config.steps:  # each step as Harbor's trial runs it (trial/multi_step.py, trial/trial.py)
+            strategy = config.multi_step_reward_strategy
+            out["multi_step_reward_strategy"] = strategy.value if strategy else "mean"
+            out["steps"] = [
+                {
+                    "name": step.name,
+                    "agent.timeout_sec": step.agent.timeout_sec if step.agent.timeout_sec is not None
+                    else config.agent.timeout_sec,
+                    "verifier.timeout_sec": step.verifier.timeout_sec,
+                    "verifier.user": step.verifier.user if step.verifier.user is not None else config.verifier.user,
+                    "verifier.environment_mode": resolve_step_verifier_mode(config, step).value,
+                    "min_reward": step.min_reward,
+                    "artifacts": [a if isinstance(a, str) else a.source for a in [*config.artifacts, *step.artifacts]],
+                }
+                for step in config.steps
+            ]
         return out
 
     print(json.dumps({path: meaning(path) for path in sys.argv[1:]}))
@@ -377,6 +393,27 @@ def _lhtb_meaning(config: TaskConfig, harbor: dict[str, Any]) -> dict[str, Any]:
         or ("no-network" if config.environment.allow_internet is False else "public"),
         "verifier.environment_mode": config.verifier.mode,
     }
+    if config.steps:
+        values["multi_step_reward_strategy"] = config.multi_step_reward_strategy or "mean"
+        task = Task(
+            path=Path("/nonexistent"),
+            config=config,
+            instruction="",
+            steps=tuple(TaskStep(config=step, instruction="") for step in config.steps),
+        )
+        values["steps"] = [
+            {
+                "name": step.name,
+                "agent.timeout_sec": view.config.agent.timeout_sec,
+                "verifier.timeout_sec": view.config.verifier.timeout_sec,
+                "verifier.user": view.config.verifier.user,
+                "verifier.environment_mode": view.config.verifier.mode,
+                "min_reward": step.min_reward,
+                "artifacts": [a if isinstance(a, str) else a.source for a in view.config.artifacts],
+            }
+            for step in config.steps
+            for view in [task.for_step(step.name)]
+        ]
     for key in harbor:
         if key not in values:
             section, field = key.split(".")
@@ -403,6 +440,10 @@ def test_harbor_reads_the_same_meaning() -> None:
                 harbor[key] = str(harbor[key])  # Harbor keeps a uid as an int, lhtb as the string Docker takes
         config = _parse(Path(path).read_text())
         lhtb = _lhtb_meaning(config, harbor)
+        for harbor_step, lhtb_step in zip(harbor.get("steps", []), lhtb.get("steps", []), strict=True):
+            for key in [key for key, value in harbor_step.items() if value is None]:  # unset: defaults differ
+                del harbor_step[key], lhtb_step[key]
+            compared += len(harbor_step)
         agent_phase = harbor.get("agent.network_mode", harbor["network"])  # its override, else the task's policy
         assert config.environment.effective_network == _LHTB_NETWORK[agent_phase], path
         assert lhtb == harbor, path
