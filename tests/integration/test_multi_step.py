@@ -81,3 +81,25 @@ def test_stock_harbor_scores_the_same_task_the_same(tasks: Path, lhtb_trials: di
     assert problems == []
     assert {len(t.steps) for t in read_back} == {3}
     assert [s.name for s in read_back[0].steps] == ["create", "extend", "finish"]
+
+
+@pytest.mark.parametrize("mode", ["separate", "shared"])
+def test_the_next_step_is_staged_while_the_agent_is_stopped(tmp_path: Path, mode: str) -> None:
+    """A background process the agent left after step one does not run while step two's setup.sh runs: staging
+    is no one's free time (the agent clock is stopped then)."""
+    task = write_multi_step_task(tmp_path / "tasks", "staged", mode=mode)
+    solve = task / "steps" / "create" / "solution" / "solve.sh"
+    ticker = "nohup setsid bash -c 'while :; do echo x >> /app/ticks; sleep 0.05; done' >/dev/null 2>&1 &"
+    solve.write_text(solve.read_text() + ticker + "\nsleep 0.5\n")
+    (task / "steps" / "extend" / "workdir").mkdir(parents=True)
+    (task / "steps" / "extend" / "workdir" / "setup.sh").write_text(
+        'a=$(wc -l < /app/ticks); sleep 1; b=$(wc -l < /app/ticks); [ "$a" = "$b" ] && echo still > staging.txt '
+        "|| echo ran > staging.txt\n"
+    )
+    test = task / "steps" / "extend" / "tests" / "test.sh"
+    test.write_text(test.read_text().replace("check /app/staged.txt staged", "check /app/staging.txt still"))
+    _job, trials = run(tmp_path / "tasks", tmp_path / "jobs", ("oracle",), name=f"staged-{mode}")
+    (trial,) = trials.values()
+    assert trial.error is None, trial.error
+    extend = {s.name: s for s in trial.steps}["extend"]
+    assert extend.verifier is not None and {k.name: k.score for k in extend.verifier.subtasks}["style"] == 1.0

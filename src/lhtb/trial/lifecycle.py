@@ -46,6 +46,7 @@ from lhtb.trial.clock import AgentClock
 from lhtb.trial.steps import aggregate, below_min_reward
 from lhtb.verifier.grader import Grader
 from lhtb.verifier.separate import ArtifactSnapshot, check_verifier_user
+from lhtb.verifier.shared import AgentProcessesUnstoppable, continue_processes, stop_all_processes
 
 T = TypeVar("T")
 PhaseCallback = Callable[[str, str], None]  # (trial_name, phase)
@@ -373,6 +374,7 @@ async def _run_steps(state: _State, on_phase: PhaseCallback) -> VerifierOutcome 
     None when an error that is not graded stopped it (the trial is then excluded, as a single-step one is)."""
     plan, task = state.plan, state.plan.task
     state.steps = [StepRecord(name=step.name) for step in task.steps]
+    staged: LhtbError | None = None  # what failed staging this step (done before the agent was released)
     for index, step in enumerate(task.steps):
         view, record = task.for_step(step.name), state.steps[index]
         step_dir = plan.trial_dir / "steps" / step.name
@@ -381,7 +383,10 @@ async def _run_steps(state: _State, on_phase: PhaseCallback) -> VerifierOutcome 
         budget = plan.agent_timeout_sec * view.config.agent.timeout_sec / task.config.agent.timeout_sec
         used_before = state.clock.used if state.clock is not None else 0.0
         try:
-            await _stage_step(state, view, first=index == 0)
+            if index == 0:
+                await _stage_step(state, view, first=True)
+            elif staged is not None:
+                raise staged
             record.agent_outcome = await _run_agent(state, view, budget, step_dir / "agent")
         except LhtbError as exc:
             _record_error(state, exc)
@@ -399,9 +404,36 @@ async def _run_steps(state: _State, on_phase: PhaseCallback) -> VerifierOutcome 
             if stop is not None:
                 _skip_after(state, index, stop)
             break
-        assert state.agent_env is not None and state.grader is not None
-        await state.grader.release(state.agent_env)
+        staged = await _release_into(state, task.for_step(task.steps[index + 1].name))
     return aggregate(state.steps, task.config.multi_step_reward_strategy)
+
+
+async def _release_into(state: _State, task: Task) -> LhtbError | None:
+    """Release the agent after a step's verification, the next step (``task``) staged first while every agent
+    process is still stopped, so staging time (a setup.sh) is nobody's free time; what failed staging."""
+    env, grader = state.agent_env, state.grader
+    assert env is not None and grader is not None
+    source = task.step_workdir_dir
+    if source is None or not source.is_dir():
+        await grader.release(env)
+        return None
+    stopped: list[str] = []
+    try:
+        if not grader.shared:  # frozen: thawed for the copy and setup.sh, its processes stopped at once instead
+            await grader.release(env)
+            try:
+                stopped = await stop_all_processes(env)
+            except AgentProcessesUnstoppable as exc:
+                return AgentError(f"staging step {task.step!r}: {exc}")
+        await _stage_step(state, task, first=False)
+    except LhtbError as exc:
+        return exc
+    finally:
+        if grader.shared:
+            await grader.release(env)  # continues what its verification stopped
+        else:
+            await continue_processes(env, stopped)
+    return None
 
 
 def _stop_reason(state: _State, step: Step, outcome: VerifierOutcome) -> str | None:
