@@ -95,3 +95,25 @@ def test_a_prebuilt_verifier_image_grades_with_the_tests_it_holds(tmp_path: Path
         assert "lhtb-test/no-such-verifier:1" in absent.error.message and "lhtb images load" in absent.error.message
     finally:
         subprocess.run(["docker", "rmi", "-f", image], capture_output=True)
+
+
+def test_a_prebuilt_task_image_runs_as_it_is(tmp_path: Path) -> None:
+    """Harbor's ``[environment] docker_image`` with no environment/Dockerfile: the agent's image is that image,
+    nothing built; absent and not pullable, base_image_missing naming the key; a --base-image substitute for it
+    is recorded like any other."""
+    tasks = tmp_path / "tasks"
+    for name, reference in (("prebuilt", "lhtb/python:bookworm"), ("elsewhere", "lhtb-test/absent-prebuilt:1")):
+        task = write_task(tasks, name, toml=f'[environment]\ndocker_image = "{reference}"\nworkdir = "/app"\n')
+        (task / "environment" / "Dockerfile").unlink()
+    _job, trials = run(tasks, tmp_path / "jobs", ("oracle", "nop"), concurrency=2)
+    by_key = {(t.task_name, t.agent.name): t for t in trials.values()}
+    oracle = by_key[("prebuilt", "oracle")]
+    assert oracle.error is None and oracle.reward == 1.0, oracle.error
+    assert by_key[("prebuilt", "nop")].reward == 0.0
+    absent = by_key[("elsewhere", "oracle")]
+    assert absent.error is not None and absent.error.error_class.value == "base_image_missing"
+    assert "[environment] docker_image lhtb-test/absent-prebuilt:1" in absent.error.message
+    substitutes = {"lhtb-test/absent-prebuilt:1": "lhtb/python:bookworm"}
+    _job, trials = run(tasks, tmp_path / "jobs2", ("oracle",), tasks=["elsewhere"], base_images=substitutes)
+    (substituted,) = trials.values()
+    assert substituted.reward == 1.0 and substituted.spec.base_images == substitutes, substituted.error

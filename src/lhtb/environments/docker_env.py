@@ -424,8 +424,13 @@ class DockerProvider:
     """Trials on the local Docker engine: images built by content hash, one container per sandbox."""
 
     async def prepare_image(self, task: Task) -> tuple[str, bool]:
-        from lhtb.environments.images import ensure_task_image
+        from lhtb.environments.images import ensure_prebuilt_image, ensure_task_image
 
+        prebuilt = task.prebuilt_image
+        if prebuilt is not None:  # Harbor's docker_image without a Dockerfile: used as it is (or substituted)
+            reference = dict(task.base_images).get(prebuilt, prebuilt)
+            key = "[environment] docker_image"
+            return await in_engine_thread(ensure_prebuilt_image, reference, task.name, key), False
         timeout = task.config.environment.build_timeout_sec
         return await ensure_task_image(
             task.name, task.environment_dir, timeout_sec=timeout, base_images=dict(task.base_images)

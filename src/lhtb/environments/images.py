@@ -292,7 +292,7 @@ def _base_image_id(reference: str) -> str:
         return "unresolvable"
 
 
-def ensure_prebuilt_image(reference: str, task_name: str) -> str:
+def ensure_prebuilt_image(reference: str, task_name: str, key: str = "[verifier.environment] docker_image") -> str:
     """A prebuilt image a task names (Harbor's verifier ``docker_image``): here already, or pulled; one neither
     here nor pullable is ``BaseImageMissingError`` with the fix, never retried."""
     import docker
@@ -304,7 +304,7 @@ def ensure_prebuilt_image(reference: str, task_name: str) -> str:
     except docker.errors.DockerException as exc:
         cause = without_ansi(str(exc)).splitlines()[0] if str(exc) else "the pull failed"
         raise BaseImageMissingError(
-            f"task {task_name}: [verifier.environment] docker_image {reference} is not on this machine and could "
+            f"task {task_name}: {key} {reference} is not on this machine and could "
             f"not be pulled ({cause}). Load it from a file made with `docker save {reference} -o image.tar` on a "
             'machine that has it: `lhtb images load image.tar` (docs/images.md, "Machines without a registry")'
         ) from exc

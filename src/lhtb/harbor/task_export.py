@@ -111,7 +111,8 @@ def harbor_toml(task: Task, org: str) -> str:
     text = (task.path / "task.toml").read_text(encoding="utf-8")
     from_image = config.environment.workdir_from_image  # then Harbor's rule is lhtb's: nothing to write out
     # lhtb's separate verifier gets the workdir when no artifact is declared; Harbor's would get nothing.
-    workdir = dockerfile_workdir(read_dockerfile(task.environment_dir / "Dockerfile")) if from_image else None
+    dockerfile = task.environment_dir / "Dockerfile"
+    workdir = dockerfile_workdir(read_dockerfile(dockerfile)) if from_image and dockerfile.exists() else None
     workdir = workdir or (None if from_image else config.environment.workdir)
     if "artifacts" not in tomllib.loads(text) and workdir is not None:  # a top-level key: before every table
         text = f"artifacts = {json.dumps([workdir])}  # lhtb's default: the workdir\n" + text

@@ -64,9 +64,18 @@ class Task:
         return self.config.task.name or self.path.name
 
     def with_base_images(self, substitutes: dict[str, str]) -> Task:
-        """This task built from ``substitutes`` where its Dockerfile names one of their keys."""
-        names = set(base_images(read_dockerfile(self.environment_dir / "Dockerfile")))
+        """This task built from ``substitutes`` where its Dockerfile (or its prebuilt image) names their keys."""
+        prebuilt = self.prebuilt_image
+        names = {prebuilt} if prebuilt else set(base_images(read_dockerfile(self.environment_dir / "Dockerfile")))
         return replace(self, base_images=tuple(sorted((k, v) for k, v in substitutes.items() if k in names)))
+
+    @property
+    def prebuilt_image(self) -> str | None:
+        """Harbor's ``[environment] docker_image`` for a task without ``environment/Dockerfile``: the agent's
+        image as it is, nothing built (with a Dockerfile, lhtb builds it, as the image was made from it)."""
+        if os.path.lexists(self.environment_dir / "Dockerfile"):
+            return None
+        return self.config.environment.docker_image
 
     def with_workdir(self, workdir: str) -> Task:
         """This task with its workdir stated (the image's, for a task silent on it); artifacts follow it."""
@@ -351,12 +360,14 @@ def load_task(path: Path) -> Task:
         raise TaskInvalidError(f"{path}: not a task directory")
     check_links(path)
     require_regular(path / "task.toml")
-    require_regular(path / "environment" / "Dockerfile")
-    problem = dockerfile_problem(path / "environment" / "Dockerfile")  # empty, not UTF-8, no FROM
-    if problem is not None:
-        raise TaskInvalidError(problem)
     notes: list[str] = []
     config = _read_config(path / "task.toml", notes)
+    dockerfile = path / "environment" / "Dockerfile"
+    if config.environment.docker_image is None or os.path.lexists(dockerfile):  # else: a prebuilt image, as is
+        require_regular(dockerfile)
+        problem = dockerfile_problem(dockerfile)  # empty, not UTF-8, no FROM
+        if problem is not None:
+            raise TaskInvalidError(problem)
     bundled = config.verifier.environment is not None and config.verifier.environment.docker_image is not None
     if not config.steps:
         for relative in SINGLE_STEP_FILES:
