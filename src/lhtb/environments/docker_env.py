@@ -44,6 +44,7 @@ from lhtb.errors import (
 if TYPE_CHECKING:
     from lhtb.tasks.loader import Task
 
+_EXIT_CODE_POLLS = 500  # x 20 ms: how long an ended exec's exit code is waited for (returned at once when known)
 # Grace between the in-container `timeout` and the host-side kill of a command that outlived it.
 _HOST_KILL_GRACE_SEC = 10.0
 MAX_CAPTURED_OUTPUT = 8 * 1024 * 1024  # per stream: a 4 MiB head and a 4 MiB tail, applied while reading
@@ -212,9 +213,9 @@ class DockerEnvironment:
         finally:
             close_stream(frames)
         inspected = api.exec_inspect(exec_id)
-        # The output can end a moment before the engine records the exit code.
-        for _ in range(50):
-            if not inspected.get("Running"):
+        # The output can end a moment before the engine records the exit code; on a loaded machine, seconds.
+        for _ in range(_EXIT_CODE_POLLS):
+            if not inspected.get("Running") and inspected.get("ExitCode") is not None:
                 break
             time.sleep(0.02)
             inspected = api.exec_inspect(exec_id)

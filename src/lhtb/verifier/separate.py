@@ -165,6 +165,11 @@ async def install_tests(verifier_env: Environment, task: Task) -> None:
     user = task.config.verifier.user
     if user and user.split(":")[0] not in ("root", "0"):
         owned = await verifier_env.exec(f"chown -R -- {shlex.quote(user)} {TESTS_MOUNT}", user="root", timeout_sec=120)
+        if owned.exit_code != 0 and "invalid user" in owned.stderr:  # the user check above could not tell
+            raise TaskInvalidError(
+                f"{task.path / 'task.toml'}: [verifier] user {user!r} does not exist in the verifier's image "
+                f"({owned.stderr.strip()[:200]}); create it there (e.g. RUN useradd) or change [verifier] user"
+            )
         if owned.exit_code != 0:
             raise LhtbError(f"could not give {TESTS_MOUNT} to [verifier] user {user!r}: {owned.stderr.strip()[:300]}")
 
@@ -188,8 +193,9 @@ async def check_verifier_user(env: Environment, task: Task) -> None:
 
 
 def _missing_user(result: ExecResult) -> str | None:
-    """The engine's "unable to find user" message when an exec could not start for want of its user."""
-    if result.exit_code != 126:
+    """The engine's "unable to find user" message when an exec could not start for want of its user (exit 126;
+    None when the engine had not recorded it yet)."""
+    if result.exit_code not in (126, None) or result.timed_out:
         return None
     found = _NO_SUCH_USER.search(result.stdout + result.stderr)
     return found.group(0) if found else None
