@@ -95,6 +95,22 @@ def run(
             "a registry); recorded per trial, the job's rows are flagged. Repeatable.",
         ),
     ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Run the trials on a Ray cluster: 'auto' (this machine's, or a private one on loopback) or its "
+            "host:port; -n is how many trials are in flight (docs/distributed.md).",
+        ),
+    ] = None,
+    ray_tasks: Annotated[
+        str,
+        typer.Option(
+            "--ray-tasks",
+            help="ship (task directories through Ray's object store) or shared (every "
+            "node sees them at the same path).",
+        ),
+    ] = "ship",
 ) -> None:
     """Run agents on tasks and print a leaderboard.
 
@@ -123,6 +139,8 @@ def run(
         feedback_pause_sec=feedback_pause,
         verify_seed=verify_seed,
         base_images=base_image or [],
+        ray=ray,
+        ray_tasks=ray_tasks,
     )
     raise typer.Exit(run_command(options))
 
@@ -292,14 +310,21 @@ def tasks_audit(
 
 
 @jobs_app.command("resume")
-def jobs_resume(job_dir: Path) -> None:
-    """Re-run exactly the trials of JOB_DIR that have no final result (exit status as for `lhtb run`).
+def jobs_resume(
+    job_dir: Path,
+    ray: Annotated[
+        str | None, typer.Option("--ray", help="Resume on this Ray cluster ('auto' or host:port) instead.")
+    ] = None,
+    local: Annotated[bool, typer.Option("--local", help="Resume on this machine's Docker engine instead.")] = False,
+) -> None:
+    """Re-run exactly the trials of JOB_DIR that have no final result (exit status as for `lhtb run`), where
+    the job ran (its config.json says: this machine or a Ray cluster) unless --ray / --local says otherwise.
 
     A trial whose result.json cannot be read runs again; its old directory is kept under JOB_DIR/set-aside/.
     """
     from lhtb.cli.commands import resume_command
 
-    raise typer.Exit(resume_command(job_dir))
+    raise typer.Exit(resume_command(job_dir, ray, local))
 
 
 @jobs_app.command("show")
@@ -325,10 +350,16 @@ def trials_show(trial_dir: Path) -> None:
 def env_gc(
     images: Annotated[bool, typer.Option("--images", help="Also remove cached task images.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run")] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option("--ray", help="On every node of this Ray cluster ('auto' or host:port) that runs trials."),
+    ] = None,
 ) -> None:
     """Remove containers (and optionally task images) left by lhtb processes that are gone."""
-    from lhtb.cli.commands import gc_command
+    from lhtb.cli.commands import gc_command, ray_gc_command
 
+    if ray is not None:
+        raise typer.Exit(ray_gc_command(ray, images=images, dry_run=dry_run))
     raise typer.Exit(gc_command(images, dry_run))
 
 

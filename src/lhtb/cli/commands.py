@@ -15,7 +15,7 @@ from lhtb.textsafe import markup_block, markup_safe, plain
 
 if TYPE_CHECKING:
     from lhtb.jobs.job_runner import UnreadableResult
-    from lhtb.results.models import AgentSpec, FeedbackMode, JobConfig, JobResult, TrialResult
+    from lhtb.results.models import AgentSpec, ExecutorConfig, FeedbackMode, JobConfig, JobResult, TrialResult
 
 console = Console()
 err_console = Console(stderr=True)
@@ -162,7 +162,7 @@ def job_exit_code(results: list[TrialResult], n_planned: int) -> tuple[int, str]
 
 def _execute(config: JobConfig, jobs_dir: Path) -> int:
     from lhtb.cli.live import LiveView
-    from lhtb.jobs.job_runner import JobInterrupted, plan_trials, run_job
+    from lhtb.jobs.job_runner import JobInterrupted, make_executor, plan_trials, run_job
 
     total = len(plan_trials(config))
     job_dir = jobs_dir / config.job_name
@@ -178,7 +178,7 @@ def _execute(config: JobConfig, jobs_dir: Path) -> int:
                     finished[name] = result
                 view.event(name, phase, result)
 
-            job_result = run_job(config, jobs_dir, on_event, view.notice)
+            job_result = run_job(config, jobs_dir, on_event, view.notice, executor=make_executor(config, view.notice))
     except JobInterrupted as exc:
         _interrupted(job_dir, str(exc), len(finished), total)
         return exc.exit_code
@@ -223,6 +223,20 @@ class RunOptions:
     feedback_pause_sec: float | None = None
     verify_seed: int | None = None
     base_images: list[str] = field(default_factory=list)
+    ray: str | None = None
+    ray_tasks: str = "ship"
+
+
+def _executor_config(ray: str | None, tasks: str) -> ExecutorConfig | None:
+    from lhtb.results.models import ExecutorConfig
+
+    if ray is None:
+        return None
+    if tasks not in ("ship", "shared"):
+        raise ConfigError(f"--ray-tasks {tasks!r}: expected 'ship' (through Ray's object store) or 'shared'")
+    if not ray.strip():
+        raise ConfigError("--ray: expected 'auto' or a cluster address host:port")
+    return ExecutorConfig(address=ray.strip(), tasks="ship" if tasks == "ship" else "shared")
 
 
 def _base_images(pairs: list[str]) -> dict[str, str]:
@@ -308,6 +322,7 @@ def run_command(options: RunOptions) -> int:
             feedback_pause_sec=options.feedback_pause_sec,
             verify_seed=options.verify_seed,
             base_images=_base_images(options.base_images),
+            executor=_executor_config(options.ray, options.ray_tasks),
         )
         target = options.output / config.job_name
         if (target / "config.json").exists():
@@ -317,11 +332,24 @@ def run_command(options: RunOptions) -> int:
         return _fail(exc)
 
 
-def resume_command(job_dir: Path) -> int:
+def resume_command(job_dir: Path, ray: str | None = None, local: bool = False) -> int:
+    """Resume where the job ran (its config says), or on the cluster at ``ray`` / this machine (``local``):
+    the cluster that ran a job may be gone, its head with it."""
     from lhtb.jobs.job_runner import load_job_config
 
     try:
         config = load_job_config(job_dir)
+        if ray is not None and local:
+            raise ConfigError("--ray and --local: give one")
+        if local:
+            config = config.model_copy(update={"executor": None})
+        elif ray is not None:
+            tasks = config.executor.tasks if config.executor else "ship"
+            config = config.model_copy(update={"executor": _executor_config(ray, tasks)})
+        if local or ray is not None:  # the job now runs there: a later plain resume goes back there too
+            from lhtb.fs import write_model_atomic
+
+            write_model_atomic(job_dir / "config.json", config)
         return _execute(config, job_dir.resolve().parent)
     except LhtbError as exc:
         return _fail(exc)
@@ -416,6 +444,29 @@ def gc_command(images: bool, dry_run: bool) -> int:
         console.print(f"{verb} {len(report.networks)} sandbox network(s): {', '.join(report.networks)}")
     if images:
         console.print(f"{verb} {len(report.images)} task image(s): {', '.join(report.images) or '-'}")
+    return 0
+
+
+def ray_gc_command(address: str, *, images: bool = False, dry_run: bool = False) -> int:
+    """`lhtb env gc` on every node of a Ray cluster that runs trials (a lost node's leftovers, once it is back)."""
+    import asyncio
+
+    from lhtb.jobs.ray_executor import RayExecutor
+
+    executor = RayExecutor(address, log=lambda message: console.print(markup_safe(message), highlight=False))
+    try:
+        asyncio.run(executor.start())
+        reports = executor.gc_every_node(None, images=images, dry_run=dry_run)
+    except LhtbError as exc:
+        return _fail(exc)
+    finally:
+        asyncio.run(executor.close())
+    verb = "would remove" if dry_run else "removed"
+    for report in reports:
+        line = f"node {report.node_id[:12]}: {verb} {len(report.removed)}: {', '.join(report.removed) or '-'}"
+        if images:
+            line += f"; task image(s): {', '.join(report.images) or '-'}"
+        console.print(markup_safe(line), highlight=False)
     return 0
 
 

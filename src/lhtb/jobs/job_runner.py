@@ -24,6 +24,7 @@ from lhtb.jobs.summary import summarise
 from lhtb.results.models import (
     AgentSpec,
     ErrorInfo,
+    ExecutorConfig,
     FeedbackMode,
     JobConfig,
     JobResult,
@@ -34,11 +35,11 @@ from lhtb.results.models import (
 from lhtb.results.scoring import DENOMINATOR_RULE
 from lhtb.tasks.loader import Task, TaskLoad, scan_dataset, select_tasks
 from lhtb.trial.agent_loop import checkpoint_interval_from_env, default_feedback_pause
-from lhtb.trial.background import Background
-from lhtb.trial.lifecycle import TrialPlan, run_trial
+from lhtb.trial.lifecycle import TrialPlan
 
 if TYPE_CHECKING:
     from lhtb.environments.base import EnvironmentProvider
+    from lhtb.jobs.executor import TrialExecutor
 
 TrialEvent = Callable[[str, str, TrialResult | None], None]  # (trial name, phase or "done", result)
 Notice = Callable[[str], None]  # a message about the job for the user (a set-aside directory, ...)
@@ -85,6 +86,7 @@ def new_job_config(
     feedback_mode: FeedbackMode = "binary",
     verify_seed: int | None = None,
     base_images: dict[str, str] | None = None,
+    executor: ExecutorConfig | None = None,
 ) -> JobConfig:
     """A new job's config; the overrides of the tasks' [agent] settings default to "use the task's"."""
     loads = select_tasks(scan_dataset(dataset), task_names)
@@ -110,6 +112,7 @@ def new_job_config(
         verify_seed=new_job_seed() if verify_seed is None else verify_seed,
         base_images=base_images or {},
         lhtb_version=lhtb.__version__,
+        executor=executor,
     )
 
 
@@ -224,15 +227,15 @@ class JobRunner:
         on_event: TrialEvent | None = None,
         on_notice: Notice | None = None,
         provider: EnvironmentProvider | None = None,
+        executor: TrialExecutor | None = None,
     ) -> None:
-        from lhtb.environments import default_provider
+        from lhtb.jobs.executor import LocalExecutor
 
         self.config = config
-        self.provider = provider or default_provider()
+        self.executor: TrialExecutor = executor or LocalExecutor(provider)
         self.layout = JobLayout(jobs_dir / config.job_name)
         self.on_event = on_event or (lambda _name, _phase, _result: None)
         self.on_notice = on_notice or (lambda _message: None)
-        self.background = Background()
 
     def _trial_plan(self, trial: PlannedTrial, retries: int) -> TrialPlan:
         task = trial.load.task
@@ -267,16 +270,17 @@ class JobRunner:
             while True:
                 plan = self._trial_plan(trial, retries)
                 write_model_atomic(trial_dir / "config.json", plan.spec)
-                result = await run_trial(
-                    plan, self.background, lambda name, phase: self.on_event(name, phase, None), self.provider
-                )
+                result = await self.executor.run(plan, lambda name, phase: self.on_event(name, phase, None))
                 error = result.error
                 if error is None or not ERROR_POLICY[error.error_class].retry or retries >= self.config.max_retries:
                     self.on_event(trial.name, "done", result)
                     return result
                 retries += 1
                 self.on_event(trial.name, f"retry {retries}", result)
-                await self.background.drain()
+                await self.executor.settle()
+                if error.error_class == ErrorClass.HARNESS_ERROR:
+                    # Its process or node may be gone and its containers with no owner: not left to pile up.
+                    await self.executor.collect_garbage(self.config.job_name)
                 archive = self.layout.retries / f"{trial.name}.{retries}"
                 shutil.rmtree(archive, ignore_errors=True)
                 archive.parent.mkdir(parents=True, exist_ok=True)
@@ -327,14 +331,14 @@ class JobRunner:
         try:
             if todo:
                 # A resumed job may have been killed with -9: its containers outlived their owner.
-                await asyncio.to_thread(self.provider.collect_garbage, job=self.config.job_name)
+                await self.executor.collect_garbage(self.config.job_name)
             await asyncio.gather(*(run_one(trial) for trial in todo))
         finally:
             # Written before the drain (a partial result on cancellation too), with the results in planned order.
             results = done + [fresh[t.name] for t in todo if t.name in fresh]
             job_result = _job_result(self.config, started, len(planned), results)
             write_model_atomic(self.layout.result, job_result)
-            await self.background.drain()
+            await self.executor.settle()
         return job_result
 
 
@@ -347,10 +351,11 @@ def run_job(
     on_event: TrialEvent | None = None,
     on_notice: Notice | None = None,
     provider: EnvironmentProvider | None = None,
+    executor: TrialExecutor | None = None,
 ) -> JobResult:
     """Run a job to completion. SIGINT or SIGTERM cancels it, removes every container it started, writes the
     partial job result and raises :class:`JobInterrupted`; the job can then be resumed."""
-    runner = JobRunner(config, jobs_dir, on_event, on_notice, provider)
+    runner = JobRunner(config, jobs_dir, on_event, on_notice, provider, executor)
     received: list[int] = []
     cancellable: list[asyncio.Task[Any]] = []
 
@@ -369,6 +374,7 @@ def run_job(
             loop.add_signal_handler(sig, stop, sig)  # replaces asyncio.run's own SIGINT handling
         try:
             try:
+                await runner.executor.start()
                 job_result = await runner.run()
             finally:
                 cancellable.clear()
@@ -376,7 +382,10 @@ def run_job(
             if not received:
                 raise
         finally:
-            await asyncio.to_thread(runner.provider.remove_owned, job=config.job_name, owner_pid=os.getpid())
+            try:
+                await runner.executor.remove_leftovers(config.job_name)
+            finally:
+                await runner.executor.close()
         if received:
             raise JobInterrupted(received[0])
         return job_result
@@ -388,6 +397,20 @@ def run_job(
         for sig, handler in previous.items():  # closing the loop resets the defaults, not the caller's handlers
             if handler is not None:
                 signal.signal(sig, handler)
+
+
+def make_executor(config: JobConfig, log: Notice | None = None) -> TrialExecutor:
+    """The executor the job's config names: this machine's Docker engine, or a Ray cluster."""
+    from lhtb.jobs.executor import LocalExecutor
+
+    if config.executor is None:
+        return LocalExecutor()
+    from lhtb.jobs.ray_executor import RayExecutor
+
+    sync = float(os.environ.get("LHTB_RAY_SYNC_SEC", "10"))
+    return RayExecutor(
+        config.executor.address, slots=config.concurrency, tasks=config.executor.tasks, sync_interval_sec=sync, log=log
+    )
 
 
 def load_job_config(job_dir: Path) -> JobConfig:

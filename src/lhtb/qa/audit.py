@@ -221,7 +221,7 @@ async def run_audit(
         await asyncio.gather(*(runner.run() for runner, _, _ in runs))
     finally:
         for runner, _, _ in runs:
-            await asyncio.to_thread(runner.provider.remove_owned, job=runner.config.job_name, owner_pid=os.getpid())
+            await runner.executor.remove_leftovers(runner.config.job_name)
     for runner, agents, mode in runs:
         report.cells.extend(collect_cells(runner.layout, tasks, agents, mode))
     report.duration_sec = round(time.monotonic() - started, 1)

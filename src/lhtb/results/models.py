@@ -471,6 +471,14 @@ def migrate_trial_v1(data: dict[str, object]) -> dict[str, object]:
     return {"schema": "lhtb.trial/2", "spec": spec, **old}
 
 
+class ExecutorConfig(_Strict):
+    """Where the job's trials run; recorded so that ``lhtb jobs resume`` goes back there."""
+
+    kind: Literal["ray"] = "ray"
+    address: str  # "auto" (this machine's cluster, or a private one) or the cluster's host:port
+    tasks: Literal["ship", "shared"] = "ship"  # task directories sent through the object store, or on a shared path
+
+
 class JobConfig(_Strict):
     schema_: Literal["lhtb.job-config/1"] = Field(default="lhtb.job-config/1", alias="schema")
     job_name: str
@@ -501,6 +509,7 @@ class JobConfig(_Strict):
     # each trial records the ones its task used, and every row of the job is flagged.
     base_images: dict[str, str] = Field(default_factory=dict)
     lhtb_version: str
+    executor: ExecutorConfig | None = None  # None: this machine's Docker engine
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 

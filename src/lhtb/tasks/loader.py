@@ -77,6 +77,13 @@ class Task:
             return None
         return self.config.environment.docker_image
 
+    def moved_to(self, path: Path) -> Task:
+        """This task read from a copy of its directory at ``path`` (a cluster node's copy of the submitter's)."""
+        compose = self.compose
+        if compose is not None:
+            compose = replace(compose, path=path / compose.path.relative_to(self.path))
+        return replace(self, path=path, compose=compose)
+
     def with_workdir(self, workdir: str) -> Task:
         """This task with its workdir stated (the image's, for a task silent on it); artifacts follow it."""
         environment = self.config.environment.model_copy(update={"workdir": workdir})
