@@ -316,7 +316,8 @@ class JobRunner:
         """Run the pending trials; on cancellation the job result of the trials finished so far is written."""
         started = datetime.now(UTC)
         self.layout.root.mkdir(parents=True, exist_ok=True)
-        if not self.layout.config.exists():
+        resumed = self.layout.config.exists()
+        if not resumed:
             write_model_atomic(self.layout.config, self.config)
         planned = plan_trials(self.config)
         todo, done = self.pending(planned)
@@ -329,7 +330,7 @@ class JobRunner:
             fresh[trial.name] = await self._run_one(trial, semaphore)
 
         try:
-            if todo:
+            if todo and resumed:
                 # A resumed job may have been killed with -9: its containers outlived their owner.
                 await self.executor.collect_garbage(self.config.job_name)
             await asyncio.gather(*(run_one(trial) for trial in todo))

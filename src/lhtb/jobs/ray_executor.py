@@ -16,6 +16,7 @@ import os
 import re
 import socket
 import tempfile
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,6 +46,7 @@ _FORWARDED = re.compile(
 _NOT_FORWARDED = frozenset({"LHTB_RAY_CACHE"})  # a node's own setting
 _LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"  # "0": Ray's addresses are 127.0.0.1 (a one-machine cluster)
 _STALE_ADDRESS_FILE = Path(tempfile.gettempdir(), "ray", "ray_current_cluster")
+TEARDOWN_WAIT_SEC = 120.0  # container removal on a loaded node; past it the trial's result stands without it
 
 
 def forwarded_env(environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -86,10 +88,49 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {str(exc)[:500]}"
 
 
-def _run_on_node(trial: NodeTrial, archive: bytes | None) -> Any:
+def _run_on_node(trial: NodeTrial, archive: bytes | None, mailbox: Any) -> Any:
     from lhtb.jobs.ray_node import trial_updates
 
-    yield from trial_updates(trial, archive)
+    def post(batch: bytes | None) -> None:
+        mailbox.post.remote(trial.teardown_key, batch)
+
+    yield from trial_updates(trial, archive, on_teardown=post)
+
+
+def _node_facts() -> tuple[str, str, int]:
+    """A node's id and lhtb; importing what a trial needs now spares the first trial a cold worker."""
+    import ray
+
+    import lhtb
+    import lhtb.environments.docker_env
+    import lhtb.jobs.ray_node
+    from lhtb.verifier import VERIFIER_PROTOCOL
+
+    return ray.get_runtime_context().get_node_id(), lhtb.__version__, VERIFIER_PROTOCOL
+
+
+class _Mailbox:
+    """Where nodes leave the teardown files of finished trials (their Ray tasks have ended by then); an actor
+    on the submitting machine's node."""
+
+    def __init__(self) -> None:
+        self._items: dict[str, bytes | None] = {}
+        self._arrived: dict[str, asyncio.Event] = {}
+
+    def _event(self, key: str) -> asyncio.Event:
+        return self._arrived.setdefault(key, asyncio.Event())
+
+    async def post(self, key: str, batch: bytes | None) -> None:
+        self._items[key] = batch
+        self._event(key).set()
+
+    async def take(self, key: str, timeout: float) -> tuple[bool, bytes | None]:
+        try:
+            await asyncio.wait_for(self._event(key).wait(), timeout)
+        except TimeoutError:
+            return False, None
+        self._arrived.pop(key, None)
+        return True, self._items.pop(key, None)
 
 
 def _gc_on_node(job: str | None, everything: bool, images: bool, dry_run: bool) -> NodeGc:
@@ -136,6 +177,7 @@ class RayExecutor:
         self._connected_here = False
         self._remote: Any = None
         self._gc_remote: Any = None
+        self._mailbox: Any = None
         self.joined: str = ""  # the cluster address in use, once connected
 
     # -- connection -----------------------------------------------------------------------------------------
@@ -185,8 +227,41 @@ class RayExecutor:
                 f"resource; start each node that has a Docker engine with "
                 f"`ray start --address {self.joined} --resources '{{\"{DOCKER_RESOURCE}\": 2}}'` (docs/distributed.md)"
             )
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
         self._remote = ray.remote(_run_on_node)
         self._gc_remote = ray.remote(_gc_on_node)
+        here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True)
+        self._mailbox = ray.remote(_Mailbox).options(num_cpus=0, scheduling_strategy=here).remote()
+        self._check_nodes()
+
+    def _check_nodes(self) -> None:
+        """Every node with trial slots answers (a worker started there, lhtb imported) with the same lhtb as
+        here; one that differs is named now (its trials would be refused and retried elsewhere)."""
+        import ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        import lhtb
+        from lhtb.verifier import VERIFIER_PROTOCOL
+
+        facts = ray.remote(_node_facts)
+        refs = [
+            facts.options(
+                num_cpus=0, scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False)
+            ).remote()
+            for n in self._docker_nodes()
+        ]
+        for ref in refs:
+            try:
+                node, version, protocol = ray.get(ref, timeout=120)
+            except Exception as exc:
+                self._log(f"a Ray node did not answer: {_describe(exc)}")
+                continue
+            if (version, protocol) != (lhtb.__version__, VERIFIER_PROTOCOL):
+                self._log(
+                    f"Ray node {node[:12]} runs lhtb {version} (verifier protocol {protocol}), this machine "
+                    f"{lhtb.__version__} ({VERIFIER_PROTOCOL}): its trials will be refused"
+                )
 
     def _docker_nodes(self) -> list[dict[str, Any]]:
         import ray
@@ -244,6 +319,7 @@ class RayExecutor:
             task=plan.task,
             task_digest=digest,
             shared_path=self.tasks == "shared",
+            teardown_key=f"{name}#{plan.spec.retries}#{uuid.uuid4().hex}",
             sync_interval_sec=self.sync_interval_sec,
         )
         env = plan.task.config.environment
@@ -253,7 +329,7 @@ class RayExecutor:
             resources={DOCKER_RESOURCE: 1},
             max_retries=0,  # a lost trial is retried by the job runner, which archives the lost attempt first
             num_returns="streaming",
-        ).remote(node_trial, archive)
+        ).remote(node_trial, archive, self._mailbox)
         try:
             async for ref in stream:
                 kind, data = await ref
@@ -266,7 +342,7 @@ class RayExecutor:
                 elif kind == "result":
                     await asyncio.to_thread(apply_batch, plan.trial_dir, data, final=True)
                     result = TrialResult.model_validate_json((plan.trial_dir / "result.json").read_text("utf-8"))
-                    self.background.spawn(self._teardown(stream, plan))
+                    self.background.spawn(self._teardown(node_trial.teardown_key, plan))
                     return result
         except asyncio.CancelledError:
             await asyncio.to_thread(_cancel, stream)
@@ -276,19 +352,19 @@ class RayExecutor:
             return _error_result(plan, started, ErrorClass.HARNESS_ERROR, _describe(exc))
         return _error_result(plan, started, ErrorClass.HARNESS_ERROR, "the Ray task ended without a result")
 
-    async def _teardown(self, stream: Any, plan: TrialPlan) -> None:
-        """The rest of a finished trial's stream: the result rewritten with the teardown time. A node lost now
-        loses only that time; its containers are collected later (the result stands)."""
+    async def _teardown(self, key: str, plan: TrialPlan) -> None:
+        """The files a finished trial's teardown rewrote (its result with the teardown time), once the node has
+        removed its containers. A node lost meanwhile loses only that time: the result stands, and its
+        containers are collected later."""
         try:
-            async for ref in stream:
-                kind, data = await ref
-                if kind == "teardown":
-                    await asyncio.to_thread(apply_batch, plan.trial_dir, data, final=False)
-        except asyncio.CancelledError:
-            await asyncio.to_thread(_cancel, stream)
-            raise
+            arrived, batch = await self._mailbox.take.remote(key, TEARDOWN_WAIT_SEC)
         except Exception as exc:
             self._log(f"{plan.spec.trial_name}: teardown not reported ({_describe(exc)})")
+            return
+        if not arrived:
+            self._log(f"{plan.spec.trial_name}: teardown not reported within {TEARDOWN_WAIT_SEC:.0f} s")
+        elif batch is not None:
+            await asyncio.to_thread(apply_batch, plan.trial_dir, batch, final=False)
 
     async def settle(self) -> None:
         await self.background.drain()

@@ -3,8 +3,10 @@
 The node gets the trial's spec and task as the submitting machine made them, a copy of the task directory (or
 a path every node shares), and runs the trial exactly as a local job does — same lifecycle, same Docker
 provider, the image built or reused on this node by its content hash — into a scratch directory. What it
-reports is a stream of updates: phases and changed files while the trial runs, the whole trial directory when
-its reward is known, and the files teardown rewrote after that.
+reports is a stream of updates: phases and changed files while the trial runs, and the whole trial directory
+when its reward is known. The stream (and the Ray task, and its slot) ends there: container removal goes on
+beside the node's next trial, as it does beside a local job's, and its files (the result with the teardown
+time) are handed to ``on_teardown``.
 """
 
 from __future__ import annotations
@@ -33,10 +35,11 @@ from lhtb.verifier import VERIFIER_PROTOCOL
 if TYPE_CHECKING:
     from lhtb.environments.base import EnvironmentProvider
 
-# "phase" (str), "files" (a tar of changed files), "result" (a tar of the whole trial directory), "teardown"
-# (a tar of what container removal rewrote), "refused" (str: this node cannot run the trial).
-UpdateKind = Literal["phase", "files", "result", "teardown", "refused"]
+# "phase" (str), "files" (a tar of changed files), "result" (a tar of the whole trial directory: the last update),
+# "refused" (str: this node cannot run the trial).
+UpdateKind = Literal["phase", "files", "result", "refused"]
 Update = tuple[UpdateKind, str | bytes]
+Teardown = Callable[[bytes | None], None]  # the files container removal rewrote (None: nothing, or it failed)
 CACHE_ENV = "LHTB_RAY_CACHE"  # where a node keeps task copies and scratch trial directories
 
 
@@ -48,6 +51,7 @@ class NodeTrial:
     task: Task  # as loaded (and --base-image substituted) there; its path is the submitter's
     task_digest: str  # tree_digest of the task directory
     shared_path: bool  # True: every node sees the task directory at the submitter's path
+    teardown_key: str = ""  # where the submitter waits for the teardown's files (one per attempt)
     lhtb_version: str = lhtb.__version__
     verifier_protocol: int = VERIFIER_PROTOCOL
     sync_interval_sec: float = 10.0
@@ -129,9 +133,11 @@ def trial_updates(
     trial: NodeTrial,
     archive: bytes | None,
     provider_factory: Callable[[], EnvironmentProvider] | None = None,
+    on_teardown: Teardown | None = None,
 ) -> Iterator[Update]:
-    """Run the trial on this node and yield its updates; the trial runs on its own thread and event loop, so a
-    slow consumer never pauses it."""
+    """Run the trial on this node and yield its updates, ending with "result"; the trial runs on its own thread
+    and event loop (a slow consumer never pauses it), which goes on after the last update to remove the
+    trial's containers, then calls ``on_teardown`` and removes the scratch directory."""
     refusal = _refusal(trial)
     if refusal:
         yield ("refused", refusal)
@@ -151,17 +157,18 @@ def trial_updates(
     # must stop here too (containers removed), or it would run on beside its retry elsewhere.
     parent = os.getppid()
     runner = threading.Thread(
-        target=_run, args=(plan, trial.sync_interval_sec, updates.put, provider_factory, parent), daemon=True
+        target=_run,
+        args=(plan, trial.sync_interval_sec, updates.put, provider_factory, parent, on_teardown, scratch),
+        daemon=True,
     )
     runner.start()
-    try:
-        while (item := updates.get()) is not None:
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-    finally:
-        runner.join()
-        shutil.rmtree(scratch, ignore_errors=True)
+    while (item := updates.get()) is not None:
+        if isinstance(item, BaseException):
+            runner.join()
+            raise item
+        yield item
+        if item[0] == "result":
+            return
 
 
 def _run(
@@ -170,13 +177,16 @@ def _run(
     put: Callable[[Update | BaseException | None], None],
     provider_factory: Callable[[], EnvironmentProvider] | None,
     parent: int,
+    on_teardown: Teardown | None,
+    scratch: Path,
 ) -> None:
     try:
-        asyncio.run(_drive(plan, sync_sec, put, provider_factory, parent))
+        asyncio.run(_drive(plan, sync_sec, put, provider_factory, parent, on_teardown))
     except BaseException as exc:  # a bug here must reach the submitter as an error, not hang the stream
         put(exc)
     finally:
         put(None)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 async def _drive(
@@ -185,6 +195,7 @@ async def _drive(
     put: Callable[[Update | BaseException | None], None],
     provider_factory: Callable[[], EnvironmentProvider] | None,
     parent: int,
+    on_teardown: Teardown | None,
 ) -> None:
     from lhtb.environments import default_provider
 
@@ -222,7 +233,10 @@ async def _drive(
         await background.drain()  # the cancelled trial's containers are removed
         raise NodeLost("the node's raylet is gone: the trial was stopped there and its containers removed")
     put(("result", await asyncio.to_thread(tracker.everything)))
-    await background.drain()  # container removal, then result.json rewritten with the teardown time
-    batch = await asyncio.to_thread(tracker.changed, include_result=True)
-    if batch is not None:
-        put(("teardown", batch))
+    batch = None
+    try:
+        await background.drain()  # container removal, then result.json rewritten with the teardown time
+        batch = await asyncio.to_thread(tracker.changed, include_result=True)
+    finally:
+        if on_teardown is not None:
+            on_teardown(batch)

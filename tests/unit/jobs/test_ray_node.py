@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import tarfile
+import threading
+import time
 from io import BytesIO
 from pathlib import Path
 
@@ -62,20 +64,35 @@ def test_a_trial_run_on_a_node_lands_as_a_local_run_does(tmp_path: Path, monkeyp
         spec_json=remote.spec.model_dump_json(by_alias=True), task=remote.task, task_digest=tree_digest(task_dir),
         shared_path=False, sync_interval_sec=0.05,
     )  # fmt: skip
-    updates = list(trial_updates(node_trial, tar_directory(task_dir), lambda: FakeProvider(tmp_path / "sb-node")))
+    torn_down: list[bytes | None] = []
+    done = threading.Event()
+
+    def on_teardown(batch: bytes | None) -> None:
+        torn_down.append(batch)
+        done.set()
+
+    provider = lambda: FakeProvider(tmp_path / "sb-node")  # noqa: E731
+    updates = list(trial_updates(node_trial, tar_directory(task_dir), provider, on_teardown))
     kinds = [kind for kind, _ in updates]
-    assert kinds[0] == "phase" and "result" in kinds and "refused" not in kinds
-    assert kinds.index("result") > max(i for i, k in enumerate(kinds) if k == "phase")
+    assert kinds[0] == "phase" and kinds[-1] == "result" and kinds.count("result") == 1 and "refused" not in kinds
     for kind, data in updates:
-        if kind in ("files", "result", "teardown"):
+        if kind in ("files", "result"):
             assert isinstance(data, bytes)
             apply_batch(remote.trial_dir, data, final=kind == "result")
+    assert done.wait(30)  # container removal went on after the stream ended
+    [teardown] = torn_down
+    assert teardown is not None
+    apply_batch(remote.trial_dir, teardown, final=False)
     shipped = TrialResult.model_validate_json((remote.trial_dir / "result.json").read_text())
     assert shipped.reward == local_result.reward == 1.0
     assert _comparable(shipped) == _comparable(local_result)
     assert _tree(remote.trial_dir) == _tree(local.trial_dir)
     assert shipped.timings.teardown is not None  # the teardown batch rewrote the result with its time
-    assert not list((tmp_path / "node-cache" / "trials").iterdir())  # the node's scratch directory is gone
+    scratch = tmp_path / "node-cache" / "trials"
+    deadline = time.monotonic() + 5
+    while list(scratch.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not list(scratch.iterdir())  # the node's scratch directory is gone once its thread is done
 
 
 def test_a_node_with_another_lhtb_or_another_copy_of_the_task_refuses(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
