@@ -102,9 +102,11 @@ def _node_facts() -> tuple[str, str, int]:
     import ray
 
     import lhtb
-    import lhtb.environments.docker_env
     import lhtb.jobs.ray_node
+    from lhtb.environments import default_provider
     from lhtb.verifier import VERIFIER_PROTOCOL
+
+    default_provider()  # the Docker provider's modules
 
     return ray.get_runtime_context().get_node_id(), lhtb.__version__, VERIFIER_PROTOCOL
 
