@@ -104,6 +104,17 @@ def test_the_sample_tasks_give_the_same_results_through_ray_as_locally(cluster: 
         )
 
 
+def test_shared_path_mode_reads_the_task_where_the_nodes_see_it(cluster: Any, tmp_path: Path) -> None:
+    dataset = tmp_path / "tasks"
+    write_task(dataset, "shared-demo")
+    args = ["run", "-p", str(dataset), "-a", "oracle", "-a", "nop", "-n", "2", "-o", str(tmp_path / "jobs")]
+    out = _cli(*args, "--job-name", "shared", "--ray", cluster.address, "--ray-tasks", "shared")
+    assert out.returncode == 0, out.stderr
+    rewards = {name: r["verifier"]["reward"] for name, r in _results(tmp_path / "jobs" / "shared").items()}
+    assert rewards == {"shared-demo__oracle__1": 1.0, "shared-demo__nop__1": 0.0}
+    assert json.loads((tmp_path / "jobs" / "shared" / "config.json").read_text())["executor"]["tasks"] == "shared"
+
+
 def test_auto_starts_a_private_loopback_cluster_when_none_runs_here(tmp_path: Path) -> None:
     # A TMPDIR of its own: the module's cluster recorded its address under /tmp/ray, which `auto` would join.
     short = tempfile.mkdtemp(prefix="lhtb-ray-", dir="/tmp")  # Ray's socket paths must stay under 108 bytes
