@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -22,6 +24,8 @@ class AgentContext:
     timeout_sec: float
     # Call on every step (a model reply, keystrokes sent): the harness tells a stall from work by it.
     report_activity: Callable[[], None] = field(default=lambda: None)
+    # Wrap every model call in it: a call in flight is work until it returns or fails, however slow the model.
+    model_call: Callable[[], AbstractContextManager[None]] = field(default=contextlib.nullcontext)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,10 @@ loopback. The harness bind-mounts a directory holding a Unix socket it serves; a
 container (``bridge_forwarder.py``, started by the harness) listens on the container's 127.0.0.1:PORT and
 relays to that socket, and the harness relays the socket to the host's 127.0.0.1:PORT. The container gets no
 network interface, and the host end connects to loopback only: nothing leaves this machine.
+
+The relay also tells the activity monitor when the agent waits on its model: from a request's first bytes to
+the answer's first bytes a call is in flight (work, however long the model takes); a streamed answer's bytes
+are work as they come; an idle keep-alive connection is nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +19,10 @@ import ipaddress
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
-
-from lhtb.llm.bridge_forwarder import pipe
 
 BRIDGE_DIR = "/run/lhtb-model"  # where the socket directory is mounted in the container
 SOCKET_NAME = "model.sock"
@@ -41,11 +45,133 @@ def loopback_port(api_base: str | None) -> int | None:
     return parts.port or (443 if parts.scheme == "https" else 80)
 
 
+class CallWatcher(Protocol):
+    """What the relay reports to (``lhtb.trial.activity.ActivityMonitor``)."""
+
+    def begin_wait(self) -> None: ...
+    def end_wait(self) -> None: ...
+    def touch(self) -> None: ...
+
+
+class AnswerEnd:
+    """Finds where an HTTP/1.1 answer ends in the bytes relayed to the agent (Content-Length, chunked, or the
+    connection's close), so that a streamed answer whose first token comes minutes after its headers still
+    counts as a call in flight. Bytes that are not HTTP end the wait at once (the safe reading: not in flight)."""
+
+    def __init__(self) -> None:
+        self._buffer = b""
+        self._state = "head"  # head, body, chunk-size, chunk-data, chunk-crlf, trailer, close, done
+        self._left = 0
+
+    def feed(self, data: bytes) -> bool:
+        """Take the next bytes; True once the answer is complete (the bytes after it start the next one)."""
+        self._buffer += data
+        while True:
+            if self._state == "done":
+                return True
+            if self._state == "close":
+                self._buffer = b""
+                return False
+            if self._state in ("body", "chunk-data"):
+                taken = min(self._left, len(self._buffer))
+                self._buffer, self._left = self._buffer[taken:], self._left - taken
+                if self._left:
+                    return False
+                self._state = "done" if self._state == "body" else "chunk-crlf"
+                continue
+            line_end = b"\r\n\r\n" if self._state == "head" else b"\r\n"
+            cut = self._buffer.find(line_end)
+            if cut < 0:
+                if len(self._buffer) > 65536:  # no HTTP framing found: stop tracking this answer
+                    self._state = "done"
+                    continue
+                return False
+            line, self._buffer = self._buffer[:cut], self._buffer[cut + len(line_end) :]
+            self._step(line)
+
+    def _step(self, line: bytes) -> None:
+        if self._state == "head":
+            self._head(line)
+        elif self._state == "chunk-crlf":
+            self._state = "chunk-size"
+        elif self._state == "chunk-size":
+            try:
+                self._left = int(line.split(b";")[0].strip() or b"x", 16)
+            except ValueError:
+                self._state = "done"
+                return
+            self._state = "chunk-data" if self._left else "trailer"
+        elif self._state == "trailer" and not line:
+            self._state = "done"
+
+    def _head(self, head: bytes) -> None:
+        lines = head.split(b"\r\n")
+        status = lines[0].split(b" ")
+        if len(status) < 2 or not status[0].startswith(b"HTTP/"):
+            self._state = "done"
+            return
+        if status[1].startswith(b"1"):  # 100 Continue: the real answer follows
+            return
+        fields = {}
+        for raw in lines[1:]:
+            name, _, value = raw.partition(b":")
+            fields[name.strip().lower()] = value.strip().lower()
+        if b"chunked" in fields.get(b"transfer-encoding", b""):
+            self._state = "chunk-size"
+        elif fields.get(b"content-length", b"").isdigit():
+            self._left = int(fields[b"content-length"])
+            self._state = "body" if self._left else "done"
+        elif status[1][:3] in (b"204", b"304"):
+            self._state = "done"
+        else:
+            self._state = "close"
+
+
+class _Exchange:
+    """One relayed connection: is a request waiting for (the end of) its answer?"""
+
+    def __init__(self, bridge: ModelBridge) -> None:
+        self._bridge = bridge
+        self._watcher: CallWatcher | None = None  # the one told of the wait in flight, if any
+        self._answer = AnswerEnd()
+
+    def request_bytes(self, _data: bytes) -> None:
+        watcher = self._bridge.activity
+        if self._watcher is None and watcher is not None:
+            self._watcher = watcher
+            self._answer = AnswerEnd()
+            watcher.begin_wait()
+
+    def answer_bytes(self, data: bytes) -> None:
+        if self._bridge.activity is not None:
+            self._bridge.activity.touch()
+        if self._watcher is not None and self._answer.feed(data):
+            self.finish()
+
+    def finish(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.end_wait()
+
+
+async def _relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_bytes: Callable[[bytes], None]) -> None:
+    try:
+        while chunk := await reader.read(65536):
+            on_bytes(chunk)
+            writer.write(chunk)
+            await writer.drain()
+    except (ConnectionError, OSError):
+        pass
+    finally:
+        writer.close()
+
+
 class ModelBridge:
     """The host end: a Unix socket in a fresh directory, relayed to 127.0.0.1:``port``."""
 
     def __init__(self, port: int) -> None:
         self.port = port
+        self.activity: CallWatcher | None = None  # set once the agent's activity monitor exists
         self.directory = Path(tempfile.mkdtemp(prefix="lhtb-model-"))
         self.socket_path = self.directory / SOCKET_NAME
         self._server: asyncio.AbstractServer | None = None
@@ -82,9 +208,14 @@ class ModelBridge:
         except OSError:
             writer.close()
             return
+        exchange = _Exchange(self)
         try:
-            await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
+            await asyncio.gather(
+                _relay(reader, upstream_writer, exchange.request_bytes),
+                _relay(upstream_reader, writer, exchange.answer_bytes),
+            )
         finally:
+            exchange.finish()  # a connection closed (or the trial ended) while waiting: the wait is over
             if task is not None:
                 self._relays.discard(task)
 

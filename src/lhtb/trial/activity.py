@@ -2,14 +2,17 @@
 
 Two signals, both on the agent clock: steps the agent reports (``AgentContext.report_activity``: a model
 reply, keystrokes sent) and the container's CPU time (``Environment.cpu_usage_ns``: for Docker the cgroup file,
-or the Engine API). An agent waiting on a model counts as active through its reports; a build or test run counts
-through its CPU use; an agent blocked on a hung command shows neither.
+or the Engine API). An agent waiting on its model is working for as long as the call is in flight (``waiting``:
+the harness's own agents wrap each call, the model bridge marks a request it relays until its answer starts);
+a build or test run counts through its CPU use; an agent blocked on a hung command shows neither. A slow model
+that takes longer than the stall window to answer is therefore never read as a stall.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterator
 from typing import Protocol
 
 from lhtb.results.models import ActivityRecord
@@ -54,11 +57,35 @@ class ActivityMonitor:
         self._last_active: float | None = None
         self._samples = 0
         self._steps = 0
+        self._waits = 0  # model calls in flight
 
     def report(self) -> None:
         """An agent step: the agent is active now."""
         self._steps += 1
         self._active_at(self._clock.used)
+
+    def touch(self) -> None:
+        """Work seen that is not a step of the agent's own (bytes of a streamed model answer)."""
+        self._active_at(self._clock.used)
+
+    def begin_wait(self) -> None:
+        """A model call started: the agent counts as active until :meth:`end_wait`."""
+        self._waits += 1
+        self._active_at(self._clock.used)
+
+    def end_wait(self) -> None:
+        """The call returned, failed or was cancelled: active until now, then the other signals decide."""
+        self._waits = max(0, self._waits - 1)
+        self._active_at(self._clock.used)
+
+    @contextlib.contextmanager
+    def waiting(self) -> Iterator[None]:
+        """Around one model call (also when it raises or its task is cancelled at the agent's deadline)."""
+        self.begin_wait()
+        try:
+            yield
+        finally:
+            self.end_wait()
 
     def _active_at(self, agent_sec: float) -> None:
         if self._last_active is None or agent_sec > self._last_active:
@@ -68,6 +95,8 @@ class ActivityMonitor:
         """One CPU reading; work since the previous one marks the agent active now."""
         usage = await self._source.cpu_usage_ns()
         now = self._clock.used
+        if self._waits:
+            self._active_at(now)
         if usage is None:
             return
         self._samples += 1
@@ -95,6 +124,8 @@ class ActivityMonitor:
         self._last_cpu = None
 
     def record(self) -> ActivityRecord:
+        if self._waits:  # a call still in flight when the record is taken: working up to now
+            self._active_at(self._clock.used)
         return ActivityRecord(
             last_active_sec=None if self._last_active is None else round(self._last_active, 3),
             poll_interval_sec=self._interval,

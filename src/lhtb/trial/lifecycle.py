@@ -241,13 +241,16 @@ async def _run_agent(state: _State, task: Task, budget_sec: float, logs_dir: Pat
     clock.budget_sec = clock.used + budget_sec  # one clock for the trial: a step gets its own budget on it
     if state.loop is None:
         activity = ActivityMonitor(state.agent_env, clock, interval_sec=poll_interval_sec(budget_sec))
-        context = AgentContext(task, state.agent_env, logs_dir, budget_sec, activity.report)
+        context = AgentContext(task, state.agent_env, logs_dir, budget_sec, activity.report, activity.waiting)
+        if state.bridge is not None:  # installed agents' model calls are seen where they are relayed
+            state.bridge.activity = activity
         await _timed(state, "agent_setup", agent.setup(context))
         settings = state.plan.spec.settings
         state.loop = AgentLoop(agent, context, state.agent_env, state.grader, clock, settings, activity)
     else:  # the next step: same agent, loop and clock; its own instruction, tests and logs
         assert state.loop.activity is not None
-        state.loop.context = AgentContext(task, state.agent_env, logs_dir, budget_sec, state.loop.activity.report)
+        monitor = state.loop.activity
+        state.loop.context = AgentContext(task, state.agent_env, logs_dir, budget_sec, monitor.report, monitor.waiting)
         state.loop.grader = state.grader
     loop, first_phase = state.loop, len(state.loop.phases)
     try:

@@ -212,3 +212,52 @@ def test_factory_reads_spec(tmp_path: Path) -> None:
         create_agent(AgentSpec(name="terminus", model="scripted", kwargs={"script": str(script), "max_epsiodes": "1"}))
     with pytest.raises(ConfigError, match="needs a model"):
         create_agent(AgentSpec(name="terminus"))
+
+
+class SilentModel:
+    """A model whose answer never comes within the agent's time (a slow local model's third call)."""
+
+    name = "openai/slow"
+    context_window = 32_000
+
+    def __init__(self, answers: int) -> None:
+        self.answers = answers  # quick answers before the slow one
+
+    async def complete(self, messages: Any, *, max_output_tokens: int | None = None) -> ModelReply:
+        if self.answers > 0:
+            self.answers -= 1
+            return ModelReply(content=json.dumps(turn("echo hi")), usage=CallUsage(input_tokens=10, output_tokens=5))
+        await asyncio.sleep(3600)
+        raise AssertionError("unreachable")
+
+
+def test_a_slow_model_call_reads_as_work_not_as_a_stall(tmp_path: Path) -> None:
+    """Found on a real 1.5B-model trial: a call longer than the stall window was classified timeout_stalled."""
+    from lhtb.metrics.rows import idle_at_end
+    from lhtb.trial.activity import ActivityMonitor, stall_window_sec
+    from lhtb.trial.clock import AgentClock
+
+    class NoCpu:
+        async def cpu_usage_ns(self) -> int:
+            return 0
+
+    timeout = 4.0  # the stall window is then 0.4 s; the model is silent for the last ~3.9 s
+    clock = AgentClock(timeout)
+    monitor = ActivityMonitor(NoCpu(), clock, interval_sec=0.2)  # type: ignore[arg-type]
+    agent = TerminusAgent(SilentModel(answers=1), TerminusConfig(), terminal_factory=FakeTerminal)  # type: ignore[arg-type]
+    task = SimpleNamespace(config=SimpleNamespace(environment=SimpleNamespace(workdir="/app")))
+    ctx = AgentContext(task, None, tmp_path, timeout, monitor.report, monitor.waiting)  # type: ignore[arg-type]
+
+    async def go() -> None:
+        clock.start()
+        watcher = asyncio.create_task(monitor.watch())
+        await agent.setup(ctx)
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(agent.run(ctx, "say hi"), timeout)
+        watcher.cancel()
+        clock.stop()
+
+    asyncio.run(go())
+    record = monitor.record()
+    idle = idle_at_end(clock.used, record.last_active_sec, record.samples, record.agent_steps)
+    assert idle is not None and idle < stall_window_sec(timeout), (clock.used, record)

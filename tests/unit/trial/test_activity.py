@@ -64,3 +64,39 @@ def test_never_active_is_none() -> None:
 )
 def test_polls_resolve_the_stall_window(timeout: float | None, interval: float) -> None:
     assert poll_interval_sec(timeout) == pytest.approx(interval)
+
+
+def test_a_model_call_in_flight_is_work_until_it_ends() -> None:
+    clock = Clock()
+    monitor = ActivityMonitor(Counter([0, 0, 0, 0]), clock, interval_sec=10.0)  # type: ignore[arg-type]
+    clock.used = 5.0
+    with monitor.waiting():
+        poll_at(monitor, clock, [100.0, 400.0])  # no CPU at all: the agent waits on its model
+        assert monitor.record().last_active_sec == 400.0
+        clock.used = 650.0
+        assert monitor.record().last_active_sec == 650.0  # taken mid-call (the deadline came): up to now
+        clock.used = 700.0
+    poll_at(monitor, clock, [900.0, 1000.0])  # the call returned at 700 s; idle since
+    record = monitor.record()
+    assert record.last_active_sec == 700.0 and record.agent_steps == 0
+
+
+def test_a_failed_or_cancelled_call_ends_its_wait() -> None:
+    clock = Clock()
+    monitor = ActivityMonitor(Counter([0, 0]), clock, interval_sec=10.0)  # type: ignore[arg-type]
+
+    async def call() -> None:
+        with monitor.waiting():
+            clock.used = 30.0
+            await asyncio.sleep(3600)
+
+    async def go() -> None:
+        task = asyncio.create_task(call())
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(go())
+    poll_at(monitor, clock, [100.0, 200.0])
+    assert monitor.record().last_active_sec == 30.0  # the wait ended with the cancellation, not later

@@ -7,8 +7,10 @@ run as completed with a message; context is summarised near the window. Records 
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
@@ -87,10 +89,12 @@ class TerminusAgent:
         self._awaiting_confirmation = False
         self._logs_dir: Path | None = None
         self._report_activity: Callable[[], None] = lambda: None
+        self._model_call: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext
 
     async def setup(self, context: AgentContext) -> None:
         self._logs_dir = context.logs_dir
         self._report_activity = context.report_activity
+        self._model_call = context.model_call
         self._session = self._terminal_factory(context.environment, self.config.width, self.config.height)
         first = await self._session.start(context.task.config.environment.workdir)
         self._cast.output(first.raw_output)
@@ -129,8 +133,9 @@ class TerminusAgent:
                 if limit:
                     return AgentOutcome(stop_reason="completed", usage=self.usage_so_far, message=limit)
                 self._cast.marker(f"episode {self.total_usage.episodes + 1}")
-                self._report_activity()  # a model call in flight is work, even with the terminal idle
-                reply = await self._ask()
+                self._report_activity()
+                with self._model_call():  # in flight it is work, however long the model takes to answer
+                    reply = await self._ask()
                 self._report_activity()
                 done = await self._act(reply)
                 self._write_records()

@@ -1,0 +1,131 @@
+"""The model bridge tells the activity monitor when a relayed model call is in flight, on real loopback sockets.
+
+The answer's end is found in the HTTP framing, so a streamed answer whose tokens come minutes after its headers
+still reads as a wait, and an idle keep-alive connection reads as nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from lhtb.llm.bridge import AnswerEnd, ModelBridge
+
+
+class Watcher:
+    def __init__(self) -> None:
+        self.waits = 0
+        self.begun = 0
+        self.touches = 0
+
+    def begin_wait(self) -> None:
+        self.waits += 1
+        self.begun += 1
+
+    def end_wait(self) -> None:
+        self.waits -= 1
+
+    def touch(self) -> None:
+        self.touches += 1
+
+
+@pytest.mark.parametrize(
+    ("pieces", "ends_after"),
+    [
+        ([b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nab", b"cde"], 1),
+        ([b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"], 0),
+        ([b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", b"3\r\nab", b"c\r\n", b"0\r\n", b"\r\n"], 4),
+        ([b"HTTP/1.1 200 OK\r\ntransfer-encoding: Chunked\r\n\r\n4;x=y\r\ndata\r\n0\r\nX-T: 1\r\n\r\n"], 0),
+        ([b"HTTP/1.1 100 Continue\r\n\r\n", b"HTTP/1.1 204 No Content\r\n\r\n"], 1),
+        ([b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n", b"data: x\n\n"], None),  # until close
+        ([b"\x00garbage that is not HTTP\r\n\r\n"], 0),
+    ],
+)
+def test_the_end_of_an_answer_is_found_in_its_framing(pieces: list[bytes], ends_after: int | None) -> None:
+    answer = AnswerEnd()
+    ended = [answer.feed(piece) for piece in pieces]
+    expected = [i >= ends_after for i in range(len(pieces))] if ends_after is not None else [False] * len(pieces)
+    assert ended == expected
+
+
+def test_a_relayed_call_is_in_flight_until_its_streamed_answer_ends() -> None:
+    async def go() -> None:
+        release = {name: asyncio.Event() for name in ("headers", "tokens", "end")}
+
+        async def model_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            for _ in range(2):  # two calls on one keep-alive connection
+                await reader.readuntil(b"\r\n\r\n")
+                await release["headers"].wait()
+                writer.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")
+                await writer.drain()
+                await release["tokens"].wait()
+                writer.write(b"5\r\nhello\r\n")
+                await writer.drain()
+                await release["end"].wait()
+                writer.write(b"0\r\n\r\n")
+                await writer.drain()
+                for event in release.values():
+                    event.clear()
+            writer.close()
+
+        server = await asyncio.start_server(model_server, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        bridge, watcher = ModelBridge(port), Watcher()
+        bridge.activity = watcher
+        await bridge.start()
+        try:
+            reader, writer = await asyncio.open_unix_connection(str(bridge.socket_path))
+
+            async def settle() -> None:
+                for _ in range(20):
+                    await asyncio.sleep(0.01)
+
+            for call in range(2):
+                writer.write(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+                await writer.drain()
+                await settle()
+                assert watcher.waits == 1, f"call {call}: the request is in flight"
+                release["headers"].set()
+                await settle()
+                assert watcher.waits == 1, "headers came, no token yet: still waiting"
+                release["tokens"].set()
+                await settle()
+                assert watcher.waits == 1 and watcher.touches >= 2
+                release["end"].set()
+                await reader.readuntil(b"0\r\n\r\n")
+                await settle()
+                assert watcher.waits == 0, "the answer ended"
+            await settle()
+            assert watcher.waits == 0 and watcher.begun == 2  # the idle keep-alive connection is no wait
+            writer.close()
+        finally:
+            await bridge.close()
+            server.close()
+
+    asyncio.run(go())
+
+
+def test_a_connection_that_drops_mid_call_ends_its_wait() -> None:
+    async def go() -> None:
+        async def dropping_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.readuntil(b"\r\n\r\n")
+            writer.close()
+
+        server = await asyncio.start_server(dropping_server, "127.0.0.1", 0)
+        bridge, watcher = ModelBridge(server.sockets[0].getsockname()[1]), Watcher()
+        bridge.activity = watcher
+        await bridge.start()
+        try:
+            reader, writer = await asyncio.open_unix_connection(str(bridge.socket_path))
+            writer.write(b"GET / HTTP/1.1\r\n\r\n")
+            await writer.drain()
+            assert await reader.read() == b""
+            for _ in range(20):
+                await asyncio.sleep(0.01)
+            assert watcher.begun == 1 and watcher.waits == 0
+        finally:
+            await bridge.close()
+            server.close()
+
+    asyncio.run(go())
