@@ -127,13 +127,20 @@ def require_tasks(paths: list[Path]) -> int | None:
     return _fail(ConfigError(f"{where}: no task directories found (a task directory holds task.toml)"))
 
 
-def _print_leaderboard(job_result: JobResult, title: str) -> None:
-    from lhtb.jobs.summary import render_leaderboard
+def _print_leaderboard(job_result: JobResult, title: str, results: list[TrialResult]) -> None:
+    from rich.text import Text
 
-    # Agent labels come from flags (model names) and result files: rendered as markup by the table, so escaped.
-    agents = [s.model_copy(update={"agent": markup_safe(s.agent)}) for s in job_result.agents]
-    console.print(render_leaderboard(agents, job_result.errors_by_class, markup_safe(title)))
-    console.print(f"[dim]{markup_safe(job_result.denominator_rule)}[/dim]")
+    from lhtb.jobs.summary import infrastructure_errors, render_leaderboard
+
+    # Agent labels and error messages come from flags and result files: rich Text, never parsed as markup.
+    for renderable in render_leaderboard(job_result.agents, job_result.errors_by_class, title, width=console.width):
+        console.print(renderable)
+    causes = infrastructure_errors(results)
+    if causes:
+        console.print(Text("infrastructure errors (excluded, not scored):", style="yellow"))
+        for line in causes:
+            console.print(Text("  " + line), highlight=False)
+    console.print(Text(job_result.denominator_rule, style="dim"))
 
 
 def job_exit_code(results: list[TrialResult], n_planned: int) -> tuple[int, str]:
@@ -185,7 +192,7 @@ def _execute(config: JobConfig, jobs_dir: Path) -> int:
     except KeyboardInterrupt:
         _interrupted(job_dir, "interrupted", len(finished), total)
         return EXIT_SIGINT
-    _print_leaderboard(job_result, f"leaderboard — {config.job_name}")
+    _print_leaderboard(job_result, f"leaderboard — {config.job_name}", list(finished.values()))
     code, message = job_exit_code(list(finished.values()), total)
     if code != EXIT_GRADED:
         err_console.print(f"[red]{markup_safe(message)}[/red]")
@@ -385,7 +392,7 @@ def jobs_show_command(job_dir: Path, subtasks: bool = False) -> int:
         agents=summaries,
         denominator_rule=DENOMINATOR_RULE,
     )
-    _print_leaderboard(job_result, f"leaderboard — {config.job_name}")
+    _print_leaderboard(job_result, f"leaderboard — {config.job_name}", results)
     if subtasks:
         from lhtb.jobs.summary import render_subtask_means
 

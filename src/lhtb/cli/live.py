@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rich.console import Console
@@ -10,8 +11,11 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from lhtb.report.fit import shorten
 from lhtb.results.models import TrialResult
 from lhtb.textsafe import one_line, plain
+
+PROGRESS_EVERY = 10  # finished trials between progress lines when the output is not a terminal
 
 
 @dataclass
@@ -29,17 +33,51 @@ def describe(result: TrialResult) -> Text:
     return line
 
 
+def duration(seconds: float) -> str:
+    """``42s``, ``7m05s``, ``3h12m``: short enough for a progress line."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+class Progress:
+    """Finished trials, time so far and an ETA from the job's own pace (finished trials per second, which
+    already reflects its concurrency); no ETA before the first trial ends."""
+
+    def __init__(self, total: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.total = total
+        self.finished = 0
+        self._clock = clock
+        self._started = clock()
+
+    def line(self) -> str:
+        elapsed = self._clock() - self._started
+        text = f"{self.finished}/{self.total} trials finished · {duration(elapsed)}"
+        left = self.total - self.finished
+        if self.finished and left > 0:
+            text += f" · ETA {duration(elapsed / self.finished * left)}"
+        return text
+
+
 class LiveView:
     def __init__(self, console: Console, total: int) -> None:
         self.console = console
         self.total = total
-        self.finished = 0
+        self.progress = Progress(total)
         self.rows: dict[str, _Row] = {}
         self.live: Live | None = None
 
+    @property
+    def finished(self) -> int:
+        return self.progress.finished
+
     def __enter__(self) -> LiveView:
         if self.console.is_terminal:
-            self.live = Live(self._table(), console=self.console, refresh_per_second=4, transient=True)
+            # Rebuilt at every refresh: elapsed times and the ETA move between events too.
+            self.live = Live(console=self.console, refresh_per_second=2, transient=True, get_renderable=self._table)
             self.live.__enter__()
         return self
 
@@ -48,12 +86,15 @@ class LiveView:
             self.live.__exit__(None, None, None)
 
     def _table(self) -> Table:
-        table = Table(title=f"lhtb: {self.finished}/{self.total} trials finished", expand=False)
-        for column in ("trial", "phase", "elapsed"):
-            table.add_column(column)
+        table = Table(title=Text(f"lhtb: {self.progress.line()}"), expand=False)
+        # A long trial name is shortened in the middle (task and attempt both stay visible) to keep a row a line.
+        name_width = max(12, self.console.width - 30)
+        table.add_column("trial", no_wrap=True, max_width=name_width, overflow="ellipsis")
+        table.add_column("phase", no_wrap=True, overflow="ellipsis", max_width=16)
+        table.add_column("elapsed", justify="right", no_wrap=True)
         now = time.monotonic()
         for name, row in sorted(self.rows.items()):
-            table.add_row(plain(name), plain(row.phase), f"{now - row.started:6.1f}s")
+            table.add_row(Text(shorten(one_line(name), name_width)), plain(row.phase), duration(now - row.started))
         return table
 
     def notice(self, message: str) -> None:
@@ -63,11 +104,14 @@ class LiveView:
     def event(self, trial: str, phase: str, result: TrialResult | None) -> None:
         if phase == "done":
             self.rows.pop(trial, None)
-            self.finished += 1
+            self.progress.finished += 1
             if result is not None:
                 self.console.print(
                     Text(f"[{self.finished}/{self.total}] ").append_text(describe(result)), highlight=False
                 )
+                if not self.console.is_terminal and self.finished % PROGRESS_EVERY == 0 and self.finished < self.total:
+                    # Logs (CI, nohup) get no live table: a progress line now and then instead.
+                    self.console.print(Text(self.progress.line(), style="dim"), highlight=False)
         else:
             row = self.rows.setdefault(trial, _Row(phase))
             row.phase = phase
@@ -76,4 +120,4 @@ class LiveView:
                 message = f"retrying {one_line(trial)}: {error.error_class.value}: {one_line(error.message, 200)}"
                 self.console.print(Text(message), highlight=False)
         if self.live is not None:
-            self.live.update(self._table())
+            self.live.refresh()

@@ -72,7 +72,8 @@ def report_command(options: ReportOptions, fmt: str, output: Path | None) -> int
         return _fail(str(exc))
     except ValidationError as exc:
         return _fail(f"invalid report settings: {exc}")
-    width = max(120, shutil.get_terminal_size((200, 24)).columns) if output is None else 200
+    # The terminal's own width (tables stack to fit it); a file gets a wide page.
+    width = max(60, shutil.get_terminal_size((200, 24)).columns) if output is None else 200
     text = render(report, fmt, width=width)  # fmt was narrowed by the FORMATS check
     if output is None:
         sys.stdout.write(text)

@@ -11,8 +11,8 @@ from collections import Counter, defaultdict
 from lhtb.metrics.passk import solve_rate
 from lhtb.metrics.rows import TrialRow, to_row
 from lhtb.results.models import AgentSummary, TrialResult
-from lhtb.results.scoring import FULL_PASS_THRESHOLD, PASS_THRESHOLD
-from lhtb.textsafe import plain
+from lhtb.results.scoring import FULL_PASS_THRESHOLD, PASS_THRESHOLD, scored_reward
+from lhtb.textsafe import one_line, plain
 
 
 def summarise(results: list[TrialResult]) -> tuple[list[AgentSummary], dict[str, int]]:
@@ -39,31 +39,66 @@ def _agent_summary(agent: str, rows: list[TrialRow]) -> AgentSummary:
     )
 
 
-def render_leaderboard(summaries: list[AgentSummary], errors: dict[str, int], title: str) -> object:
-    from rich.table import Table
+def render_leaderboard(
+    summaries: list[AgentSummary], errors: dict[str, int], title: str, *, width: int = 120
+) -> list[object]:
+    """The leaderboard fitted to ``width`` terminal cells (stacked in parts, long agent names shortened and
+    written out below), then the error counts; renderables for a rich console."""
+    from lhtb.report.fit import FitColumn, fit_table
 
-    table = Table(title=title)
     rates = (f"pass ≥{PASS_THRESHOLD}", f"pass ={FULL_PASS_THRESHOLD}")
-    for column in ("rank", "agent", "trials", "scored", "excluded", "mean reward", *rates):
-        table.add_column(column, justify="left" if column == "agent" else "right")
+    headers = ("rank", "agent", "trials", "scored", "excluded", "mean reward", *rates)
+    columns = [FitColumn(h, numeric=h != "agent", key=h == "agent") for h in headers]
 
     def pct(value: float | None) -> str:
         return "—" if value is None else f"{100 * value:.1f}%"
 
-    for rank, summary in enumerate(summaries, start=1):
-        table.add_row(
+    rows = [
+        [
             str(rank),
-            plain(summary.agent),
+            summary.agent,
             str(summary.n_trials),
             str(summary.n_scored),
             str(summary.n_excluded),
             "—" if summary.mean_reward is None else f"{summary.mean_reward:.3f}",
             pct(summary.pass_rate_095),
             pct(summary.pass_rate_100),
-        )
-    if errors:
-        table.caption = plain("errors: " + ", ".join(f"{k}={v}" for k, v in sorted(errors.items())))
-    return table
+        ]
+        for rank, summary in enumerate(summaries, start=1)
+    ]
+    caption = "errors: " + ", ".join(f"{k}={v}" for k, v in sorted(errors.items())) if errors else None
+    fitted = fit_table(title, columns, rows, width, caption)
+    out: list[object] = list(fitted.renderables)
+    if fitted.full_names:
+        out.append(plain("agents in full: " + "; ".join(fitted.full_names)))
+    return out
+
+
+def infrastructure_errors(results: list[TrialResult], *, limit: int = 8) -> list[str]:
+    """Lines for people: each kind of infrastructure error that kept trials out of the denominators, with its
+    one-line cause and the trials it hit; the same cause on many trials is one line."""
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for result in results:
+        if result.error is None or scored_reward(result) is not None:
+            continue
+        groups[(result.error.error_class.value, cause(result.error.message))].append(result.trial_name)
+    ranked = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+    lines = []
+    for (error_class, reason), trials in ranked[:limit]:
+        shown = ", ".join(trials[:3]) + (f" and {len(trials) - 3} more" if len(trials) > 3 else "")
+        lines.append(f"{error_class} ×{len(trials)}: {reason} ({shown})")
+    if len(ranked) > limit:
+        lines.append(f"… and {len(ranked) - limit} other causes (lhtb report JOB lists every trial)")
+    return lines
+
+
+def cause(message: str | None, limit: int = 160) -> str:
+    """The first line of an error message that says something (tracebacks and blank lines skipped)."""
+    for line in (message or "").splitlines():
+        line = line.strip()
+        if line and not line.startswith(("Traceback", "File ", "During handling")):
+            return one_line(line, limit)
+    return "no message"
 
 
 def subtask_means(results: list[TrialResult]) -> dict[tuple[str, str], dict[str, tuple[float, int]]]:

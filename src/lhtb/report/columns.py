@@ -20,6 +20,7 @@ class Column:
     header: str
     cell: Callable[[GroupMetrics], str]
     numeric: bool = True
+    key: bool = False  # names the row: repeated in every part of a table stacked to fit the terminal
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def _errors(group: GroupMetrics) -> str:
 
 
 def _agent() -> Column:
-    return Column("agent", lambda g: g.display_name, numeric=False)
+    return Column("agent", lambda g: g.display_name, numeric=False, key=True)
 
 
 def _pass_rate(key: str) -> Column:

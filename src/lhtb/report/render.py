@@ -10,6 +10,7 @@ from typing import Literal
 from lhtb.metrics.failure_modes import FailureMode
 from lhtb.metrics.models import GroupMetrics
 from lhtb.report.columns import Section, notes, sections
+from lhtb.report.fit import FitColumn, fit_table
 from lhtb.report.models import Report
 from lhtb.textsafe import csv_cell, md_cell, one_line, plain
 
@@ -34,20 +35,25 @@ def render(report: Report, fmt: Format, *, width: int = 160) -> str:
 
 def render_table(report: Report, *, width: int = 160) -> str:
     from rich.console import Console
-    from rich.table import Table
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
     # Names, categories and problems come from result files (agent-controlled): Text cells, never markup.
     console.print(plain(f"{TITLE}: {', '.join(job.job_name for job in report.jobs)}"), highlight=False)
+    shortened: list[str] = []
     for section in sections(report):
-        table = Table(title=plain(section.title), caption=plain(section.caption) if section.caption else None)
-        for column in section.columns:
-            justify: Literal["right", "left"] = "right" if column.numeric else "left"
-            table.add_column(plain(column.header), justify=justify, no_wrap=column.numeric, overflow="fold")
-        for group in section.rows:
-            table.add_row(*(plain(column.cell(group)) for column in section.columns))
-        console.print(table)
+        fitted = fit_table(
+            section.title,
+            [FitColumn(c.header, c.numeric, c.key) for c in section.columns],
+            [[column.cell(group) for column in section.columns] for group in section.rows],
+            width,
+            section.caption or None,
+        )
+        for renderable in fitted.renderables:
+            console.print(renderable)
+        shortened += fitted.full_names
+    if shortened:
+        console.print(plain("Names shortened above, in full: " + "; ".join(dict.fromkeys(shortened))), highlight=False)
     for line in notes(report):
         console.print(plain(line), highlight=False)
     return buffer.getvalue()

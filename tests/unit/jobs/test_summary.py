@@ -59,9 +59,9 @@ def test_summary_counts_and_rates() -> None:
 def test_leaderboard_columns_name_the_thresholds() -> None:
     from rich.table import Table
 
-    table = render_leaderboard(*summarise([_result("a", 1.0)]), title="t")
+    (table,) = render_leaderboard(*summarise([_result("a", 1.0)]), title="t")
     assert isinstance(table, Table)
-    headers = [column.header for column in table.columns]
+    headers = [str(column.header) for column in table.columns]
     assert headers[-2:] == ["pass ≥0.95", "pass =1.0"]
 
 
@@ -74,3 +74,54 @@ def test_subtask_means_across_attempts() -> None:
     first.verifier.subtasks = [Subtask(name="x", weight=1, score=0.0), Subtask(name="y", weight=1, score=1.0)]
     second.verifier.subtasks = [Subtask(name="x", weight=1, score=1.0), Subtask(name="y", weight=1, score=1.0)]
     assert subtask_means([first, second]) == {("task", "a"): {"x": (0.5, 2), "y": (1.0, 2)}}
+
+
+def _printed(renderables: list[object], width: int) -> list[str]:
+    import io
+
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
+    for renderable in renderables:
+        console.print(renderable)
+    return buffer.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_the_leaderboard_reads_in_a_narrow_terminal(width: int) -> None:
+    from rich.cells import cell_len
+
+    long_name = "terminus-2:openai/qwen2.5-coder-1.5b-instruct-q4_k_m@local-llama-server"
+    results = [_result(long_name, 0.4), _result("oracle", 1.0), _result("[red]nop[/red]", 0.0)]
+    results.append(_result("oracle", None, ErrorClass.ENVIRONMENT_BUILD, n=2))
+    board = render_leaderboard(*summarise(results), title="leaderboard — a-long-job-name", width=width)
+    lines = _printed(board, width)
+    assert max(cell_len(line) for line in lines) <= width
+    text = "\n".join(lines)
+    assert "[red]nop[/red]" in text  # agent-controlled: shown as text, never as markup
+    assert "oracle" in text and "terminus-2" in text
+    short_rows = [line for line in lines if "terminus-2" in line and "│" in line]
+    assert short_rows and all("…" in row or long_name in row for row in short_rows)  # one line, never wrapped
+    assert long_name in text.replace("\n", "")  # written out in full under the table
+    for header in ("trials", "scored", "excluded"):
+        assert header in text  # a header wraps between words, never inside one
+
+
+def test_infrastructure_errors_say_their_one_line_cause() -> None:
+    from lhtb.jobs.summary import infrastructure_errors
+
+    def failed(n: int, error: ErrorClass, message: str) -> TrialResult:
+        result = _result("a", None, error, n=n)
+        assert result.error is not None
+        result.error.message = message
+        return result
+
+    build = "Traceback (most recent call last):\n  File x\nE: Unable to locate package foo\nmore detail"
+    results = [failed(n, ErrorClass.ENVIRONMENT_BUILD, build) for n in range(1, 6)]
+    results += [failed(9, ErrorClass.HARNESS_ERROR, "node lost: raylet gone"), _result("a", 0.5, n=10)]
+    results.append(failed(11, ErrorClass.VERIFIER_ERROR, "graded, not infrastructure"))
+    assert infrastructure_errors(results) == [
+        "environment_build ×5: E: Unable to locate package foo (t1, t2, t3 and 2 more)",
+        "harness_error ×1: node lost: raylet gone (t9)",
+    ]

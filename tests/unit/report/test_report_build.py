@@ -158,3 +158,28 @@ def test_cli_report_and_errors(jobs: list[Path], tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "choose one of" in bad.output
     missing = runner.invoke(app, ["report", str(tmp_path / "nope")])
     assert missing.exit_code == 2 and "config.json" in missing.output
+
+
+@pytest.mark.parametrize("width", [60, 80, 120, 200])
+def test_the_table_report_fits_the_terminal_and_keeps_every_figure(jobs: list[Path], width: int) -> None:
+    """Found at 80 and 120 columns: rich squeezed the agent column to nothing and folded headers mid-word."""
+    from rich.cells import cell_len
+
+    from lhtb.report.columns import sections
+
+    report = report_for(jobs)
+    text = render(report, "table", width=width)
+    lines = text.splitlines()
+    assert max(cell_len(line) for line in lines) <= width
+    for section in sections(report):
+        for group in section.rows:
+            name = group.display_name
+            rows = [line for line in lines if f"│ {name} " in line or (f"│ {name[:5]}" in line and "…" in line)]
+            assert rows, (width, section.title, name)  # the agent column is never squeezed away
+            if not any(f"│ {name} " in line for line in rows):
+                assert name in text.split("Names shortened above, in full:")[1]
+        for column in section.columns:
+            for word in column.header.split():
+                assert word in text, (width, column.header)  # a header wraps between its words only
+    if width < 120:
+        assert "Leaderboard (1/" in text  # stacked: each part repeats the agent column
