@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Idempotent set-up on a fresh Debian 12 machine (as root): Docker engine, debootstrap, the Python venv with
+# Idempotent set-up on a fresh Debian 12 machine (as root): Docker engine, debootstrap, Chromium, the Python venv with
 # lhtb, and the offline base images. With everything already present it changes nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,7 @@ command -v dockerd >/dev/null 2>&1 || need_apt+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || need_apt+=(debootstrap)
 command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
 command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)  # the fake environment of the unit tests
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)  # the viewer's browser tests (Playwright drives it)
 python3 -m venv --help >/dev/null 2>&1 || need_apt+=(python3-venv)
 if ((${#need_apt[@]})); then
   log "installing Debian packages: ${need_apt[*]}"

@@ -87,7 +87,8 @@ def render_index(report: Report, jobs: Sequence[JobEntry]) -> str:
         for job in jobs
     ]
     headers = ["job", "created", "agents", "tasks", "trials", "results", "flags", "path"]
-    parts = ["<h1>lhtb jobs</h1>", section("Jobs", table(headers, job_rows, sortable=True))]
+    compare = '<p><a href="compare.html" id="compare-link">Compare two agents or jobs →</a></p>'
+    parts = ["<h1>lhtb jobs</h1>", compare, section("Jobs", table(headers, job_rows, sortable=True))]
     parts += [_report_section(part) for part in sections(report)]
     parts.append(_task_matrix(report))
     parts.append(section("Notes", "<ul>" + "".join(f"<li>{esc(line)}</li>" for line in notes(report)) + "</ul>"))

@@ -18,10 +18,11 @@ from lhtb.fs import first_problem, write_text_atomic
 from lhtb.jobs.layout import JobLayout
 from lhtb.report.models import Report
 from lhtb.results.models import JobConfig, TrialResult
+from lhtb.viewer.compare import render_compare
 from lhtb.viewer.pages import JobEntry, TrialEntry, render_index, render_job
 from lhtb.viewer.trial_page import render_trial
 
-STATIC_FILES = ("viewer.css", "viewer.js", "cast.js")
+STATIC_FILES = ("viewer.css", "viewer.js", "cast.js", "compare.js", "favicon.svg")
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ def build_site(report: Report, job_dirs: Sequence[Path], out_dir: Path) -> SiteS
             write_text_atomic(job_out / "trials" / trial.page, html)
             if trial.problem:
                 problems.append(f"{trial.dir / 'result.json'}: {trial.problem}")
+    write_text_atomic(out_dir / "compare.html", render_compare(jobs))
     index = out_dir / "index.html"
     write_text_atomic(index, render_index(report, jobs))
     return SiteSummary(out_dir, index, len(jobs), sum(len(j.trials) for j in jobs), problems)

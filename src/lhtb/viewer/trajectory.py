@@ -162,6 +162,7 @@ def render_recording(path: Path) -> str:
         '<button type="button" class="play">▶ play</button> <button type="button" class="restart">⟲ restart</button> '
         '<button type="button" class="end">⇥ end</button> '
         f'<label>speed <select class="speed">{options}</select></label> '
+        '<input type="range" class="seek" min="0" max="0" step="0.1" value="0" aria-label="seek"> '
         '<span class="clock muted">0.0 s</span> <span class="marker muted"></span></p>'
         '<pre class="screen" tabindex="0"></pre>'
         "<noscript><p>The player needs JavaScript; the raw file is agent/recording.cast.</p></noscript>"

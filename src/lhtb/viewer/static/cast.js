@@ -57,15 +57,22 @@
     this.root = root; this.events = cast.events || []; this.term = new Term();
     this.screen = root.querySelector(".screen"); this.clock = root.querySelector(".clock");
     this.markerEl = root.querySelector(".marker"); this.playBtn = root.querySelector(".play");
-    this.speedEl = root.querySelector(".speed"); this.timer = null;
+    this.speedEl = root.querySelector(".speed"); this.seekEl = root.querySelector(".seek"); this.timer = null;
     this.total = this.events.length ? this.events[this.events.length - 1][0] : 0;
     var self = this;
+    this.seekEl.max = String(this.total);
+    // Seeking replays the output from the start up to that time: the screen is what it was then.
+    this.seekEl.addEventListener("input", function () { self.seek(Number(self.seekEl.value)); });
     this.playBtn.addEventListener("click", function () { if (self.timer) self.pause(); else self.play(); });
     root.querySelector(".restart").addEventListener("click", function () { var was = !!self.timer; self.pause(); self.rewind(); if (was) self.play(); });
     root.querySelector(".end").addEventListener("click", function () { self.pause(); self.apply(Infinity); self.show(); });
     this.rewind();
     if (!this.events.length) this.screen.textContent = "(the recording has no output events)";
   }
+  Player.prototype.seek = function (t) {
+    var was = !!this.timer; this.pause(); this.term.reset(); this.i = 0; this.t = 0; this.marker = "";
+    this.apply(t); this.t = Math.min(Math.max(t, 0), this.total); this.show(); if (was) this.play();
+  };
   Player.prototype.rewind = function () { this.term.reset(); this.i = 0; this.t = 0; this.marker = ""; this.show(); };
   Player.prototype.speed = function () { var v = Number(this.speedEl.value); return v > 0 ? v : 1; };
   Player.prototype.apply = function (until) {
@@ -80,6 +87,7 @@
     this.screen.textContent = this.term.text();
     if (stick) this.screen.scrollTop = this.screen.scrollHeight;
     this.clock.textContent = this.t.toFixed(1) + " / " + this.total.toFixed(1) + " s";
+    if (document.activeElement !== this.seekEl) this.seekEl.value = String(this.t);
     this.markerEl.textContent = this.marker;
     this.playBtn.textContent = this.timer ? "❚❚ pause" : this.i >= this.events.length && this.i > 0 ? "▶ replay" : "▶ play";
   };
