@@ -27,17 +27,21 @@ def view_command(job_dirs: list[Path], out_dir: Path | None, *, serve: bool = Fa
     from pydantic import ValidationError
 
     from lhtb.cli.report_commands import ReportOptions, build
-    from lhtb.viewer.site import build_site
+    from lhtb.viewer.site import SiteSummary, build_site
 
     out = out_dir or default_out_dir(job_dirs)
     if out is None:
         return _fail("several job directories: choose the site's directory with -o OUT_DIR")
     if not 0 <= port <= 65535:
         return _fail(f"--port {port}: choose 0-65535 (0 picks a free port)")
-    try:
+
+    def build_all() -> SiteSummary:
         # unreadable result files do not stop the viewer: the report lists them and each trial page says why
         report, _rows = build(ReportOptions(job_dirs, skip_unreadable=True))
-        summary = build_site(report, job_dirs, out)
+        return build_site(report, job_dirs, out, live=serve)
+
+    try:
+        summary = build_all()
     except LhtbError as exc:
         return _fail(str(exc))
     except (ValidationError, ValueError, OSError) as exc:
@@ -51,13 +55,26 @@ def view_command(job_dirs: list[Path], out_dir: Path | None, *, serve: bool = Fa
     )
     if not serve:
         return 0
+    from lhtb.viewer.live import LiveJob
+    from lhtb.viewer.serve import LiveSite
     from lhtb.viewer.serve import serve as serve_site
 
+    def live_jobs(built: SiteSummary) -> list[LiveJob]:
+        return [
+            LiveJob(job.slug, job.dir, job.config, {t.page.removesuffix(".html"): t.dir.name for t in job.trials})
+            for job in built.jobs
+        ]
+
+    first = [summary]  # the build above serves the first answers; the watcher rebuilds on changes
+
+    def rebuild() -> list[LiveJob]:
+        return live_jobs(first.pop() if first else build_all())
+
     def ready(url: str) -> None:
-        print(f"serving {out} at {url} (Ctrl-C to stop)", flush=True)
+        print(f"serving {out} at {url} (Ctrl-C to stop); pages update while jobs run", flush=True)
 
     try:
-        serve_site(out, port, ready)
+        serve_site(out, port, ready, LiveSite(job_dirs, rebuild))
     except OSError as exc:
         return _fail(f"cannot listen on 127.0.0.1:{port}: {exc}")
     return 0

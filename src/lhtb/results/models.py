@@ -324,6 +324,36 @@ class LoopSettings(_Strict):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class LiveInterim(_Strict):
+    """A finished agent phase of a running trial: when it ended on the agent clock and its interim reward."""
+
+    agent_sec: float
+    reward: float | None = None
+    late: bool = False
+
+
+class TrialLive(_Strict):
+    """``live.json`` in a trial directory: where a running trial stands, rewritten atomically at every phase
+    change and every few seconds (``lhtb.trial.live``); the viewer's live view reads it. ``result.json``, once
+    written, supersedes it."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    schema_: Literal["lhtb.live/1"] = Field(default="lhtb.live/1", alias="schema")
+    trial_name: str
+    phase: str  # build, start, agent, verify, done (and the runner's retry phases)
+    started_at: datetime
+    updated_at: datetime
+    timeout_sec: float
+    agent_sec: float = 0.0  # agent clock
+    last_active_sec: float | None = None  # agent clock; None: not seen working yet
+    episodes: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    interim: list[LiveInterim] = Field(default_factory=list)
+    checkpoints: list[float] = Field(default_factory=list)  # agent seconds of each checkpoint taken
+
+
 class TrialSpec(_Strict):
     """One trial as planned: written as the trial's ``config.json`` before it runs, and nested in its result."""
 

@@ -72,6 +72,10 @@ class AgentLoop:
     def __post_init__(self) -> None:
         self._next_checkpoint_at = self.settings.checkpoint_interval_sec or float("inf")
 
+    def checkpoint_times(self) -> list[float]:
+        """Agent seconds of every checkpoint taken so far, graded or still waiting for the end."""
+        return sorted([point.agent_sec for point in self.reward_curve] + [c[0] for c in self._checkpoints])
+
     async def run(self, instruction: str) -> AgentOutcome:
         """All agent phases; returns the last phase's outcome. Interim verdicts are recorded on the phases."""
         message: str | None = None

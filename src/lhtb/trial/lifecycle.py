@@ -43,6 +43,7 @@ from lhtb.trial.activity import ActivityMonitor, poll_interval_sec
 from lhtb.trial.agent_loop import AgentLoop
 from lhtb.trial.background import Background
 from lhtb.trial.clock import AgentClock
+from lhtb.trial.live import LiveWriter
 from lhtb.trial.steps import aggregate, below_min_reward
 from lhtb.verifier.grader import Grader
 from lhtb.verifier.separate import ArtifactSnapshot, check_verifier_user
@@ -129,6 +130,7 @@ class _State:
     agent: Agent | None = None
     bridge: ModelBridge | None = None
     loop: AgentLoop | None = None
+    live: LiveWriter | None = None
     removals: list[asyncio.Future[None]] = field(default_factory=list)
 
     def remove_later(self, env: Environment | None) -> None:
@@ -247,6 +249,8 @@ async def _run_agent(state: _State, task: Task, budget_sec: float, logs_dir: Pat
         await _timed(state, "agent_setup", agent.setup(context))
         settings = state.plan.spec.settings
         state.loop = AgentLoop(agent, context, state.agent_env, state.grader, clock, settings, activity)
+        if state.live is not None:
+            state.live.loop, state.live.clock, state.live.agent = state.loop, clock, agent
     else:  # the next step: same agent, loop and clock; its own instruction, tests and logs
         assert state.loop.activity is not None
         monitor = state.loop.activity
@@ -514,12 +518,22 @@ async def run_trial(
     """
     state = _State(plan=plan, provider=provider, started_at=_now())
     plan.trial_dir.mkdir(parents=True, exist_ok=True)
+    state.live = live = LiveWriter(plan.trial_dir, plan.spec.trial_name, plan.agent_timeout_sec, state.started_at)
+
+    def phase_seen(trial: str, phase: str) -> None:
+        live.write(phase)
+        on_phase(trial, phase)
+
+    ticker = asyncio.ensure_future(live.tick())
     try:
-        result = await _run_phases(state, on_phase)
+        result = await _run_phases(state, phase_seen)
     except BaseException:
         # Cancelled (Ctrl-C, SIGTERM): removal must still happen; the job drains the background.
         background.spawn(_all_removed(_start_removals(state)))
         raise
+    finally:
+        ticker.cancel()
+    live.write("done")
     write_trial_result(plan, result)
     background.spawn(_teardown(state, result))
     return result

@@ -18,7 +18,7 @@ from lhtb.textsafe import visible
 
 DASH = "—"
 TEXT_LIMIT = 200_000  # bytes of a log shown on a page; the middle of a longer one is left out
-CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 
 
 def esc(value: object) -> str:
@@ -72,19 +72,28 @@ def num_cell(value: float | None, shown: str) -> Cell:
     return Cell(esc(shown), sort=value, numeric=True)
 
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[Cell]], *, sortable: bool = False, cls: str = "") -> str:
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    *,
+    sortable: bool = False,
+    cls: str = "",
+    keys: Sequence[str] | None = None,
+) -> str:
+    """``keys``, one per row, become ``data-key`` attributes (the live view finds a trial's row by them)."""
     classes = " ".join(c for c in ("sortable" if sortable else "", cls) if c)
     out = [f'<table class="{classes}">' if classes else "<table>", "<thead><tr>"]
     out += [f"<th>{esc(h)}</th>" for h in headers]
     out.append("</tr></thead><tbody>")
-    for row in rows:
+    for number, row in enumerate(rows):
         cells = []
         for cell in row:
             attrs = ' class="n"' if cell.numeric else ""
             if sortable and cell.sort is not None:
                 attrs += f' data-sort="{esc(cell.sort)}"'
             cells.append(f"<td{attrs}>{cell.html}</td>")
-        out.append("<tr>" + "".join(cells) + "</tr>")
+        key = f' data-key="{esc(keys[number])}"' if keys is not None else ""
+        out.append(f"<tr{key}>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
 

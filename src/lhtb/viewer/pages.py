@@ -121,7 +121,15 @@ def _trial_row(job: JobEntry, trial: TrialEntry, flags: tuple[str, ...]) -> list
     ]
 
 
-def render_job(job: JobEntry) -> str:
+LIVE_JOB = (
+    '<section id="live" data-live="{url}"><h2>Live</h2><p id="live-progress" class="muted">waiting for the '
+    'first answer…</p><table id="live-running"><thead><tr><th>trial</th><th>phase</th><th>agent time</th>'
+    "<th>last seen working</th><th>interim rewards</th><th>checkpoints</th><th>episodes</th><th>tokens</th>"
+    "</tr></thead><tbody></tbody></table></section>"
+)
+
+
+def render_job(job: JobEntry, *, live: bool = False) -> str:
     config = job.config
     flags = job_flags(config)
     facts = definition_list(
@@ -159,13 +167,17 @@ def render_job(job: JobEntry) -> str:
         "usage source",
     ]
     rows = [_trial_row(job, trial, flags) for trial in job.trials]
+    keys = [trial.dir.name for trial in job.trials]
     problems = [t for t in job.trials if t.problem]
     warn = f'<p class="warn">{len(problems)} result file(s) could not be read.</p>' if problems else ""
     filter_box = '<p><input type="search" class="filter" placeholder="filter trials…" aria-label="filter trials"></p>'
+    trials = table(headers, rows, sortable=True, cls="trials", keys=keys)
     body = [
         f"<h1>{esc(config.job_name)}</h1>",
+        *([LIVE_JOB.format(url=href("..", "..", "live", job.slug + ".json"))] if live else []),
         section("Configuration", facts),
-        section(f"Trials ({len(job.trials)})", warn + filter_box + table(headers, rows, sortable=True, cls="trials")),
+        section(f"Trials ({len(job.trials)})", warn + filter_box + trials),
     ]
     crumbs = [("jobs", "../../index.html"), (config.job_name, None)]
-    return page(f"{config.job_name} · lhtb view", "\n".join(body), root="../../", crumbs=crumbs)
+    scripts = ("live.js",) if live else ()
+    return page(f"{config.job_name} · lhtb view", "\n".join(body), root="../../", crumbs=crumbs, scripts=scripts)

@@ -19,10 +19,11 @@ from lhtb.jobs.layout import JobLayout
 from lhtb.report.models import Report
 from lhtb.results.models import JobConfig, TrialResult
 from lhtb.viewer.compare import render_compare
+from lhtb.viewer.markup import href
 from lhtb.viewer.pages import JobEntry, TrialEntry, render_index, render_job
 from lhtb.viewer.trial_page import render_trial
 
-STATIC_FILES = ("viewer.css", "viewer.js", "cast.js", "compare.js", "favicon.svg")
+STATIC_FILES = ("viewer.css", "viewer.js", "cast.js", "compare.js", "live.js", "favicon.svg")
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class SiteSummary:
     n_jobs: int
     n_trials: int
     problems: list[str]
+    jobs: list[JobEntry]
 
 
 def _slug(text: str, taken: set[str]) -> str:
@@ -101,8 +103,10 @@ def _copy_static(out_dir: Path) -> None:
         write_text_atomic(out_dir / "static" / name, (package / name).read_text(encoding="utf-8"))
 
 
-def build_site(report: Report, job_dirs: Sequence[Path], out_dir: Path) -> SiteSummary:
-    """Write the site for ``job_dirs`` (``report`` is their report, built by lhtb.cli.report_commands.build)."""
+def build_site(report: Report, job_dirs: Sequence[Path], out_dir: Path, *, live: bool = False) -> SiteSummary:
+    """Write the site for ``job_dirs`` (``report`` is their report, built by lhtb.cli.report_commands.build).
+
+    ``live``: for ``lhtb view --serve``, job and trial pages poll the server's ``/live/`` answers."""
     taken: set[str] = set()
     jobs: list[JobEntry] = []
     seen: set[Path] = set()
@@ -115,13 +119,14 @@ def build_site(report: Report, job_dirs: Sequence[Path], out_dir: Path) -> SiteS
     problems = []
     for job in jobs:
         job_out = out_dir / "jobs" / job.slug
-        write_text_atomic(job_out / "index.html", render_job(job))
+        write_text_atomic(job_out / "index.html", render_job(job, live=live))
         for trial in job.trials:
-            html = render_trial(trial.dir, trial.result, trial.problem, job_name=job.config.job_name)
+            url = href("..", "..", "..", "live", job.slug, trial.page.removesuffix(".html") + ".json") if live else None
+            html = render_trial(trial.dir, trial.result, trial.problem, job_name=job.config.job_name, live_url=url)
             write_text_atomic(job_out / "trials" / trial.page, html)
             if trial.problem:
                 problems.append(f"{trial.dir / 'result.json'}: {trial.problem}")
     write_text_atomic(out_dir / "compare.html", render_compare(jobs))
     index = out_dir / "index.html"
     write_text_atomic(index, render_index(report, jobs))
-    return SiteSummary(out_dir, index, len(jobs), sum(len(j.trials) for j in jobs), problems)
+    return SiteSummary(out_dir, index, len(jobs), sum(len(j.trials) for j in jobs), problems, jobs)

@@ -145,11 +145,14 @@ def load_cast(path: Path, limit: int = CAST_LIMIT) -> dict[str, Any] | None:
     return {"header": header, "events": events, "skipped": skipped, "truncated": truncated}
 
 
-def render_recording(path: Path) -> str:
-    """A player for the recording, or "" when there is none (cast.js wires the controls)."""
+def render_recording(path: Path, *, follow: bool = False) -> str:
+    """A player for the recording, or "" when there is none (cast.js wires the controls). ``follow``: a running
+    trial's, tailed by the live view (an empty one when nothing is recorded yet), showing its latest output."""
     cast = load_cast(path)
     if cast is None:
-        return ""
+        if not follow:
+            return ""
+        cast = {"header": {}, "events": [], "skipped": 0, "truncated": False}
     notes = []
     if cast["truncated"]:
         notes.append(f"the recording is longer than {CAST_LIMIT:,} characters; only its start is embedded")
@@ -158,7 +161,7 @@ def render_recording(path: Path) -> str:
     note = f'<p class="warn">{esc("; ".join(notes))}</p>' if notes else ""
     options = "".join(f'<option value="{s}"{" selected" if s == 1 else ""}>{s}×</option>' for s in SPEEDS)
     return (
-        f'<div class="player">{note}<p class="controls">'
+        f'<div class="player"{" data-follow" if follow else ""}>{note}<p class="controls">'
         '<button type="button" class="play">▶ play</button> <button type="button" class="restart">⟲ restart</button> '
         '<button type="button" class="end">⇥ end</button> '
         f'<label>speed <select class="speed">{options}</select></label> '

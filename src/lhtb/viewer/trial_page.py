@@ -198,13 +198,24 @@ def _verifier(trial_dir: Path, result: TrialResult | None) -> str:
     return "\n".join(out) or '<p class="muted">No verifier output.</p>'
 
 
-def render_trial(trial_dir: Path, result: TrialResult | None, problem: str | None, *, job_name: str) -> str:
+LIVE_TRIAL = (
+    '<section id="live-trial" data-live="{url}"><h2>Live</h2><p class="muted" id="live-state">waiting for the '
+    'first answer…</p><dl class="kv" id="live-facts"></dl></section>'
+)
+
+
+def render_trial(
+    trial_dir: Path, result: TrialResult | None, problem: str | None, *, job_name: str, live_url: str | None = None
+) -> str:
+    """``live_url`` (``lhtb view --serve``): a live panel polling the server, and the recording tailed."""
     name = trial_dir.name
     parts = [f"<h1>{esc(name)}</h1>"]
     if problem:
         parts.append(f'<p class="warn">result.json could not be read: {esc(problem)}</p>')
     elif result is None:
         parts.append('<p class="warn">No result.json yet: the trial is still running, or was killed.</p>')
+    if live_url is not None:
+        parts.append(LIVE_TRIAL.format(url=live_url))
     nav = ['<p class="toc">']
     if result is not None:
         sections = [
@@ -229,12 +240,12 @@ def render_trial(trial_dir: Path, result: TrialResult | None, problem: str | Non
     trajectory = render_trajectory(agent_dir / "trajectory.json")
     if trajectory:
         sections.append(("Trajectory", "trajectory", trajectory))
-    recording = render_recording(agent_dir / "recording.cast")
+    recording = render_recording(agent_dir / "recording.cast", follow=live_url is not None and result is None)
     if recording:
         sections.append(("Terminal recording", "recording", recording))
     nav += [f'<a href="#{anchor}">{esc(title)}</a> ' for title, anchor, _ in sections]
     parts.append("".join(nav) + "</p>")
     parts += [section(title, body, anchor=anchor) for title, anchor, body in sections]
     crumbs = [("jobs", "../../../index.html"), (job_name, "../index.html"), (name, None)]
-    scripts = ("cast.js",) if recording else ()
+    scripts = (("cast.js",) if recording else ()) + (("live.js",) if live_url is not None else ())
     return page(f"{name} · lhtb view", "\n".join(parts), root="../../../", crumbs=crumbs, scripts=scripts)

@@ -66,9 +66,21 @@
     this.playBtn.addEventListener("click", function () { if (self.timer) self.pause(); else self.play(); });
     root.querySelector(".restart").addEventListener("click", function () { var was = !!self.timer; self.pause(); self.rewind(); if (was) self.play(); });
     root.querySelector(".end").addEventListener("click", function () { self.pause(); self.apply(Infinity); self.show(); });
+    this.follow = root.hasAttribute("data-follow"); // a running trial's: shows its latest output as it comes
     this.rewind();
-    if (!this.events.length) this.screen.textContent = "(the recording has no output events)";
+    if (this.follow) { this.apply(Infinity); this.show(); }
+    else if (!this.events.length) this.screen.textContent = "(the recording has no output events)";
   }
+  // The live view (live.js) hands over the events recorded since the page was built or last polled.
+  Player.prototype.append = function (events) {
+    if (!events.length) return;
+    var atEnd = !this.timer && this.i >= this.events.length;
+    Array.prototype.push.apply(this.events, events);
+    this.total = this.events[this.events.length - 1][0];
+    this.seekEl.max = String(this.total);
+    if (this.follow && atEnd) this.apply(Infinity);
+    this.show();
+  };
   Player.prototype.seek = function (t) {
     var was = !!this.timer; this.pause(); this.term.reset(); this.i = 0; this.t = 0; this.marker = "";
     this.apply(t); this.t = Math.min(Math.max(t, 0), this.total); this.show(); if (was) this.play();
@@ -110,7 +122,7 @@
 
   document.querySelectorAll(".player").forEach(function (root) {
     var data = root.querySelector("script.cast-data");
-    try { new Player(root, JSON.parse(data.textContent)); }
+    try { root.lhtbPlayer = new Player(root, JSON.parse(data.textContent)); }
     catch (e) { root.querySelector(".screen").textContent = "cannot play this recording: " + e; }
   });
 })();
