@@ -208,6 +208,7 @@ def test_a_node_lost_mid_trial_is_retried_elsewhere_once_and_leaves_no_container
     assert job.n_finished == 2 and job.agents[0].n_scored == 2 and job.agents[0].mean_reward == 1.0
     assert any(p.startswith("agent") for _n, p in events)  # phases arrived while the trials ran
     assert "config.json" in seen_files and len(seen_files) > 1  # files shipped before the trial ended
+    assert "live.json" in seen_files  # the live view reads running Ray trials on the head too
     assert containers_of("lost") == []
     # The key reached no result file (it reached the workers: the next test)
     for path in (tmp_path / "jobs").rglob("*"):
