@@ -43,19 +43,23 @@ def test_every_recipe_is_registered() -> None:
         assert isinstance(create_agent(AgentSpec(name=name, model="m")), InstalledAgent)
 
 
-def test_codex_run_wiring_and_usage(tmp_path: Path) -> None:
+def test_codex_run_wiring_and_usage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     events = [{"type": "turn.completed", "usage": {"input_tokens": 100, "cached_input_tokens": 40, "output_tokens": 7}}]
     env = FakeEnv([0, 0], stdout="\n".join(json.dumps(e) for e in events * 2))
     spec = AgentSpec(name="codex", model="gpt-5", kwargs={"api_base": "http://127.0.0.1:8089/v1"})
     agent = create_agent(spec)
+    monkeypatch.setattr("lhtb.agents.installed.base.ensure_npm_agent", lambda _npm: tmp_path / "npm-cache")
 
     async def go() -> Any:
+        needs = await agent.prepare_host(None)  # type: ignore[attr-defined]
+        assert needs.mounts == {str(tmp_path / "npm-cache"): ("/opt/lhtb-agent-npm/codex", "ro")}
         await agent.setup(_context(env, tmp_path))
         return await agent.run(_context(env, tmp_path), "do it")
 
     outcome = asyncio.run(go())
-    install, run = env.commands
-    assert "command -v codex" in install[0] and "npm install -g @openai/codex" in install[0]
+    setup, run = env.commands
+    assert setup[0] == "mkdir -p /tmp/lhtb-agent"  # nothing installed in the container: the binary is mounted
+    assert run[0].startswith("/opt/lhtb-agent-npm/codex/vendor/x86_64-unknown-linux-musl/bin/codex exec ")
     assert "--model gpt-5" in run[0] and '"$(cat /tmp/lhtb-agent/instruction.md)"' in run[0]
     assert run[1] is not None and run[1]["OPENAI_BASE_URL"] == "http://127.0.0.1:8089/v1"
     assert outcome.stop_reason == "completed"
@@ -66,7 +70,7 @@ def test_codex_run_wiring_and_usage(tmp_path: Path) -> None:
 
 def test_install_failure_is_an_agent_setup_error(tmp_path: Path) -> None:
     agent = create_agent(AgentSpec(name="claude-code", model="m"))
-    with pytest.raises(AgentSetupError, match="preinstall claude"):
+    with pytest.raises(AgentSetupError, match="pinned binary was not prepared"):
         asyncio.run(agent.setup(_context(FakeEnv([1]), tmp_path)))
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from lhtb.agents.installed.base import Recipe
+from lhtb.agents.installed.npm import NpmAgent
 from lhtb.agents.installed.runtime import launcher
 from lhtb.results.models import Usage
 
@@ -114,6 +115,28 @@ def _claude_env(model: str | None, api_base: str | None) -> dict[str, str]:
     return env | ({"ANTHROPIC_BASE_URL": api_base} if api_base else {})
 
 
+# Pinned npm releases (checked on this machine's registry mirror, 2026-12-04): the platform package's npm
+# integrity and the native binary's sha256 are verified at install and at every use (npm.py).
+CODEX_NPM = NpmAgent(
+    name="codex",
+    package="@openai/codex",
+    version="0.171.0",
+    platform_package="@openai/codex-linux-x64",
+    integrity="sha512-l66NZkQgdk2C3pbcfULDz42yEUB581MVA6I+Y43Wp4OIqEy73HCdmZ0GTjeAHY2ycuH4N00d9VsLrwT1jxshTw==",
+    binary="vendor/x86_64-unknown-linux-musl/bin/codex",
+    sha256="b76a027d6b210f9a8da7aaf321dd235c700f0ef7a794d4a5314b9af6c134f0f0",
+)
+CLAUDE_CODE_NPM = NpmAgent(
+    name="claude-code",
+    package="@anthropic-ai/claude-code",
+    version="2.1.332",
+    platform_package="@anthropic-ai/claude-code-linux-x64",
+    integrity="sha512-f4JWhzwYutJIHScC7/dYOPX6s28tt7ZADhsOi8zwOHq5fFPEuUeChh2NMfinSg0GrUckYxaeebC4h0DqiKzLcw==",
+    binary="claude",
+    sha256="a2df1f41bb00250992926420d0063f89b127cb81abdd284dbefb80c50ff1d026",
+)
+
+
 RECIPES: dict[str, Recipe] = {
     "mini-swe-agent": Recipe(
         name="mini-swe-agent",
@@ -132,8 +155,9 @@ RECIPES: dict[str, Recipe] = {
     "claude-code": Recipe(
         name="claude-code",
         binary="claude",
-        install="npm install -g @anthropic-ai/claude-code",
-        run="claude --verbose --output-format stream-json --dangerously-skip-permissions -p {instruction}",
+        install="",  # never run: installed on the host from npm and mounted (npm)
+        run="{binary} --verbose --output-format stream-json --dangerously-skip-permissions -p {instruction}",
+        npm=CLAUDE_CODE_NPM,
         model_env=_claude_env,
         passthrough_env=("ANTHROPIC_API_KEY",),
         parse_usage=claude_usage,
@@ -143,9 +167,10 @@ RECIPES: dict[str, Recipe] = {
     "codex": Recipe(
         name="codex",
         binary="codex",
-        install="npm install -g @openai/codex",
-        run="codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "
+        install="",  # never run: installed on the host from npm and mounted (npm)
+        run="{binary} exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "
         "--model {model} {instruction}",
+        npm=CODEX_NPM,
         model_env=_openai_env,
         passthrough_env=("OPENAI_API_KEY",),
         parse_usage=codex_usage,

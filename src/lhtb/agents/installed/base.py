@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lhtb.agents.base import AgentContext, ContainerNeeds
+from lhtb.agents.installed.npm import NpmAgent, ensure_npm_agent
 from lhtb.agents.installed.runtime import CONTAINER_RUNTIME_DIR, ensure_runtime
 from lhtb.environments.base import download_small_tar
 from lhtb.errors import AgentSetupError, LhtbError
@@ -33,7 +34,8 @@ class Recipe:
     name: str
     binary: str  # install is skipped when this command already exists in the image
     install: str  # bash, run as the container's default user (root in our images)
-    run: str  # bash template: {instruction} (a shell-quoted $(cat FILE)), {model} (shell-quoted)
+    # bash template: {binary}, {instruction} (a shell-quoted $(cat FILE)), {model} (shell-quoted), {agent_dir}
+    run: str
     model_env: Callable[[str | None, str | None], dict[str, str]]  # (model, api_base) -> env for the CLI
     passthrough_env: tuple[str, ...] = ()  # host variables copied into the run (API keys)
     parse_usage: Callable[[str], Usage] = lambda _stdout: Usage()
@@ -42,6 +44,8 @@ class Recipe:
     extra_env: dict[str, str] = field(default_factory=dict)
     # Python agents: wheels installed on the host and mounted read-only (runtime.py); install is then skipped.
     python_packages: tuple[str, ...] = ()
+    # npm CLIs: installed on the host into a pinned, checked cache and mounted read-only (npm.py).
+    npm: NpmAgent | None = None
     trajectory: str | None = None  # a file the CLI writes under {agent_dir}: copied to the trial's agent/ logs
     parse_trajectory: Callable[[str], Usage] | None = None  # usage from that file, when stdout has none
 
@@ -85,12 +89,17 @@ class InstalledAgent:
         if self.recipe.python_packages:
             self._runtime = await asyncio.to_thread(ensure_runtime, self.name, self.recipe.python_packages)
             mounts[str(self._runtime)] = (CONTAINER_RUNTIME_DIR, "ro")
+        elif self.recipe.npm is not None:
+            self._runtime = await asyncio.to_thread(ensure_npm_agent, self.recipe.npm)
+            mounts[str(self._runtime)] = (self.recipe.npm.container_dir, "ro")
         return ContainerNeeds(mounts=mounts, model_api_base=self.api_base)
 
     async def setup(self, context: AgentContext) -> None:
         if self._runtime is not None:  # mounted read-only by the harness: nothing to install
             await context.environment.exec(f"mkdir -p {AGENT_DIR}", timeout_sec=30)
             return
+        if self.recipe.npm is not None:
+            raise AgentSetupError(f"{self.name}: its pinned binary was not prepared on the host (prepare_host)")
         binary = shlex.quote(self.recipe.binary)
         script = f"mkdir -p {AGENT_DIR}\ncommand -v {binary} >/dev/null 2>&1 && exit 0\n{self.recipe.install}"
         result = await context.environment.exec(script, timeout_sec=INSTALL_TIMEOUT_SEC)
@@ -109,8 +118,12 @@ class InstalledAgent:
         return env
 
     def command(self) -> str:
+        npm = self.recipe.npm
         command = self.recipe.run.format(
-            instruction=f'"$(cat {INSTRUCTION_FILE})"', model=shlex.quote(self.model or ""), agent_dir=AGENT_DIR
+            binary=shlex.quote(npm.container_binary if npm is not None else self.recipe.binary),
+            instruction=f'"$(cat {INSTRUCTION_FILE})"',
+            model=shlex.quote(self.model or ""),
+            agent_dir=AGENT_DIR,
         )
         return f"{command} {self.extra_args}".strip()
 
