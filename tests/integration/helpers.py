@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import re
+import signal
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from lhtb.jobs.job_runner import new_job_config, run_job
@@ -44,3 +51,42 @@ def wait_for(predicate: Callable[[], bool], timeout: float = 90, what: str = "co
             return
         time.sleep(0.2)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def _as_in_a_terminal() -> None:
+    """The server's SIGINT as a terminal gives it: a test run started in the background (``cmd &`` without job
+    control) ignores SIGINT, every child inherits that, and Ctrl-C would then never reach the server."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@dataclass
+class ServedView:
+    url: str  # http://127.0.0.1:PORT/
+    process: subprocess.Popen[str]
+    exit_code: int | None = None  # after the context: how the server ended on Ctrl-C
+
+
+@contextmanager
+def served_view(job_dir: Path) -> Iterator[ServedView]:
+    """``lhtb view JOB --serve --port 0`` in a subprocess, stopped with Ctrl-C (SIGINT) when the block ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "lhtb.cli", "view", str(job_dir), "--serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=_as_in_a_terminal,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert match, line + (proc.stderr.read() if proc.stderr else "")
+        served = ServedView(match.group(0), proc)
+        yield served
+        proc.send_signal(signal.SIGINT)
+        served.exit_code = proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

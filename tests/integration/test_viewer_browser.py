@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import served_view, wait_for
 from typer.testing import CliRunner
 
 from lhtb.cli.app import app
@@ -213,32 +214,9 @@ def test_the_site_works_from_file_urls(site: Path, browser: Any) -> None:
     _walk(browser, (site / "index.html").as_uri(), shots=True)
 
 
-def _as_in_a_terminal() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_the_site_works_when_served(site: Path, browser: Any) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lhtb.cli", "view", str(site.parent), "--serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        preexec_fn=_as_in_a_terminal,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert match, line
-        _walk(browser, match.group(0) + "index.html", shots=False)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with served_view(site.parent) as served:
+        _walk(browser, served.url + "index.html", shots=False)
 
 
 def test_compare_two_agents_per_task_and_subtask(site: Path, browser: Any) -> None:
@@ -268,17 +246,6 @@ def test_compare_two_agents_per_task_and_subtask(site: Path, browser: Any) -> No
     watched.clean()
 
 
-def _wait(predicate: Any, timeout: float, what: str) -> None:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_the_live_view_follows_a_running_job(tmp_path: Path, browser: Any) -> None:
     """``lhtb view --serve`` on a job while it runs: phase, agent time and the recording move, no reload."""
     import urllib.request
@@ -296,67 +263,59 @@ def test_the_live_view_follows_a_running_job(tmp_path: Path, browser: Any) -> No
     run_cmd = [sys.executable, "-m", "lhtb.cli", "run", "-p", str(tasks), "-a", "terminus", "-m", "scripted",
                "--ak", f"script={tmp_path / 'script.json'}", "-o", str(jobs), "--job-name", "live"]  # fmt: skip
     job = subprocess.Popen(run_cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    server = None
     try:
-        _wait(lambda: (jobs / "live" / "config.json").exists(), 120, "the job to start")
-        server = subprocess.Popen(
-            [sys.executable, "-m", "lhtb.cli", "view", str(jobs / "live"), "--serve", "--port", "0"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, preexec_fn=_as_in_a_terminal,
-        )  # fmt: skip
-        assert server.stdout is not None
-        match = re.search(r"http://127\.0\.0\.1:\d+/", server.stdout.readline())
-        assert match
-        base = match.group(0)
-        job_page = _open(browser, base + "jobs/live/index.html")
-        page = job_page.page
-        page.evaluate("window.__sameDocument = 42")
-        running = "#live-running tbody tr"
-        page.wait_for_function(
-            f"() => [...document.querySelectorAll('{running}')].some(r => r.cells[1].textContent === 'agent')",
-            timeout=120_000,
-        )
-        first_time = page.locator(f"{running} td:nth-child(3)").first.inner_text()
-        page.wait_for_function(
-            f"t => document.querySelector('{running} td:nth-child(3)')?.textContent !== t", arg=first_time,
-            timeout=30_000,
-        )  # fmt: skip
+        wait_for(lambda: (jobs / "live" / "config.json").exists(), 120, "the job to start")
+        with served_view(jobs / "live") as served:
+            base = served.url
+            job_page = _open(browser, base + "jobs/live/index.html")
+            page = job_page.page
+            page.evaluate("window.__sameDocument = 42")
+            running = "#live-running tbody tr"
+            page.wait_for_function(
+                f"() => [...document.querySelectorAll('{running}')].some(r => r.cells[1].textContent === 'agent')",
+                timeout=120_000,
+            )
+            first_time = page.locator(f"{running} td:nth-child(3)").first.inner_text()
+            page.wait_for_function(
+                f"t => document.querySelector('{running} td:nth-child(3)')?.textContent !== t", arg=first_time,
+                timeout=30_000,
+            )  # fmt: skip
 
-        def trial_page_exists() -> bool:
-            names = [p.name for p in (jobs / "live" / "view" / "jobs" / "live" / "trials").glob("*.html")]
-            return bool(names)
+            def trial_page_exists() -> bool:
+                names = [p.name for p in (jobs / "live" / "view" / "jobs" / "live" / "trials").glob("*.html")]
+                return bool(names)
 
-        _wait(trial_page_exists, 60, "the site rebuilt with the running trial's page")
-        trial_file = next((jobs / "live" / "view" / "jobs" / "live" / "trials").glob("*.html")).name
-        trial = _open(browser, base + f"jobs/live/trials/{trial_file}")
-        trial.page.evaluate("window.__sameDocument = 7")
-        trial.page.wait_for_function(
-            "() => document.querySelector('.player pre.screen').textContent.includes('tick-3')", timeout=90_000
-        )
-        assert trial.page.evaluate("window.__sameDocument") == 7  # tailed, not reloaded
-        assert (
-            "running" in trial.page.locator("#live-state").inner_text()
-            or "finished" in trial.page.locator("#live-state").inner_text()
-        )
-        page.wait_for_function(
-            "() => document.getElementById('live-progress').textContent.startsWith('1 of 1 trials finished')",
-            timeout=120_000,
-        )
-        reward = page.locator("table.trials tbody tr").first.locator("td").nth(4).inner_text()
-        assert reward == "1.000", reward
-        assert page.evaluate("window.__sameDocument") == 42  # the page updated in place
-        job_page.clean()
-        trial.clean()
-        assert job.wait(timeout=120) == 0
-        with urllib.request.urlopen(base + "live/nosuch.json", timeout=10) as reply:
-            raise AssertionError(f"an unknown job answered {reply.status}")
+            wait_for(trial_page_exists, 60, "the site rebuilt with the running trial's page")
+            trial_file = next((jobs / "live" / "view" / "jobs" / "live" / "trials").glob("*.html")).name
+            trial = _open(browser, base + f"jobs/live/trials/{trial_file}")
+            trial.page.evaluate("window.__sameDocument = 7")
+            trial.page.wait_for_function(
+                "() => document.querySelector('.player pre.screen').textContent.includes('tick-3')", timeout=90_000
+            )
+            assert trial.page.evaluate("window.__sameDocument") == 7  # tailed, not reloaded
+            assert (
+                "running" in trial.page.locator("#live-state").inner_text()
+                or "finished" in trial.page.locator("#live-state").inner_text()
+            )
+            page.wait_for_function(
+                "() => document.getElementById('live-progress').textContent.startsWith('1 of 1 trials finished')",
+                timeout=120_000,
+            )
+            reward = page.locator("table.trials tbody tr").first.locator("td").nth(4).inner_text()
+            assert reward == "1.000", reward
+            assert page.evaluate("window.__sameDocument") == 42  # the page updated in place
+            job_page.clean()
+            trial.clean()
+            assert job.wait(timeout=120) == 0
+            with urllib.request.urlopen(base + "live/nosuch.json", timeout=10) as reply:
+                raise AssertionError(f"an unknown job answered {reply.status}")
     except urllib.error.HTTPError as exc:
         assert exc.code == 404
     finally:
-        for proc in (server, job):
-            if proc is not None and proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        if job.poll() is None:
+            job.send_signal(signal.SIGINT)
+            try:
+                job.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                job.kill()
+                job.wait()

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import re
-import signal
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
-from helpers import run
+from helpers import run, served_view
 from typer.testing import CliRunner
 
 from lhtb.cli.app import app
@@ -42,33 +37,10 @@ def test_view_a_real_job(make_task, tmp_path: Path) -> None:
     serve_one_page(site)
 
 
-def _as_in_a_terminal() -> None:
-    """The server's SIGINT as a terminal gives it: a test run started in the background (``cmd &`` without job
-    control) ignores SIGINT, every child inherits that, and Ctrl-C would then never reach the server."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def serve_one_page(site: Path) -> None:
     """``lhtb view --serve --port 0`` in a subprocess: fetch a page from 127.0.0.1, then stop it with Ctrl-C."""
-    job_dir = site.parent
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "lhtb.cli", "view", str(job_dir), "--serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        preexec_fn=_as_in_a_terminal,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert match, line + (proc.stderr.read() if proc.stderr else "")
-        with urllib.request.urlopen(match.group(0) + "jobs/viewjob/index.html", timeout=10) as reply:
+    with served_view(site.parent) as served:
+        page = urllib.request.urlopen(served.url + "jobs/viewjob/index.html", timeout=10)
+        with page as reply:
             assert reply.status == 200 and b"viewjob" in reply.read()
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=20) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    assert served.exit_code == 0

@@ -32,7 +32,8 @@ class AgentContext:
 class ContainerNeeds:
     """What an agent that runs inside the task container needs from the harness before the container starts.
 
-    Optional: an agent may define ``async prepare_host(task) -> ContainerNeeds`` (installed agents do).
+    Optional: an agent may define ``async prepare_host(task) -> ContainerNeeds`` (installed agents do), and
+    ``async close()``, which the harness calls at teardown to stop what it started on the host (a model proxy).
     """
 
     mounts: dict[str, tuple[str, str]] = field(default_factory=dict)  # host path -> (container path, "ro"/"rw")

@@ -65,16 +65,14 @@ def view_command(job_dirs: list[Path], out_dir: Path | None, *, serve: bool = Fa
             for job in built.jobs
         ]
 
-    first = [summary]  # the build above serves the first answers; the watcher rebuilds on changes
-
     def rebuild() -> list[LiveJob]:
-        return live_jobs(first.pop() if first else build_all())
+        return live_jobs(build_all())
 
     def ready(url: str) -> None:
         print(f"serving {out} at {url} (Ctrl-C to stop); pages update while jobs run", flush=True)
 
     try:
-        serve_site(out, port, ready, LiveSite(job_dirs, rebuild))
+        serve_site(out, port, ready, LiveSite(job_dirs, rebuild, live_jobs(summary)))
     except OSError as exc:
         return _fail(f"cannot listen on 127.0.0.1:{port}: {exc}")
     return 0

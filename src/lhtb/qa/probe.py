@@ -2,7 +2,9 @@
 
 The agent runs as a real trial (``run_trial``); after its final verification the held artifacts are graded
 again: twice on one seed in two fresh containers (determinism), on other seeds, two at a time beside a CPU hog
-(load), and with the public inputs spoiled (inputs).
+(load), and with the public inputs spoiled (inputs). A probe that an infrastructure failure ended (a retried
+class: the engine not answering, a container that did not start) is run again, as a job retries such a trial:
+QA measures the task, and a slow machine must not decide a gate.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lhtb.environments.base import EnvironmentProvider
+from lhtb.errors import ERROR_POLICY, ErrorClass
 from lhtb.qa.load import cpu_hog
 from lhtb.qa.spoil import shipped_files, spoil_public_inputs
 from lhtb.results.models import AgentSpec, VerifierOutcome
@@ -44,8 +47,10 @@ class Probe:
     agent: str
     verdicts: dict[str, VerifierOutcome] = field(default_factory=dict)  # grading label -> outcome
     error: str | None = None
+    error_class: ErrorClass | None = None
     agent_sec: float = 0.0
     spoiled: list[str] = field(default_factory=list)  # the public inputs the spoiled grading replaced
+    retried: list[str] = field(default_factory=list)  # the infrastructure failures that ended earlier attempts
 
     @property
     def first(self) -> VerifierOutcome | None:
@@ -64,11 +69,39 @@ def rounds(*seeds: int, repeat_first: bool = False) -> list[Round]:
     return [Round((Grading(label, seed),)) for label, seed in labels]
 
 
+QA_ATTEMPTS = 3  # a probe ended by an infrastructure failure runs again, at most this many times in all
+
+
 async def probe(
     provider: EnvironmentProvider, task: Task, agent: AgentSpec, label: str, work_dir: Path, plan: Sequence[Round]
 ) -> Probe:
     """Run ``agent`` as a real trial (the job's lifecycle: agent clock, error policy, the task's verifier mode);
-    its final verification is the plan's first grading, and the held artifacts are graded again for the rest."""
+    its final verification is the plan's first grading, and the held artifacts are graded again for the rest.
+    An attempt that an infrastructure failure ended, or whose gradings one spoiled, is run again from the start."""
+    retried: list[str] = []
+    for attempt in range(1, QA_ATTEMPTS + 1):
+        result = await _probe_once(provider, task, agent, label, work_dir / f"attempt-{attempt}", plan)
+        failure = _infrastructure_failure(result)
+        if failure is None or attempt == QA_ATTEMPTS:
+            result.retried = retried
+            return result
+        retried.append(failure)
+    raise AssertionError("unreachable")
+
+
+def _infrastructure_failure(result: Probe) -> str | None:
+    """What ended the attempt, when it is a class a job would retry (docs/errors.md), else None."""
+    if result.error_class is not None and ERROR_POLICY[result.error_class].retry:
+        return result.error
+    for outcome in result.verdicts.values():
+        if outcome.error is not None and ERROR_POLICY[outcome.error.error_class].retry:
+            return f"{outcome.error.error_class.value}: {outcome.error.message}"
+    return None
+
+
+async def _probe_once(
+    provider: EnvironmentProvider, task: Task, agent: AgentSpec, label: str, work_dir: Path, plan: Sequence[Round]
+) -> Probe:
     first, later = _first_grading(plan)
     result = Probe(agent=label)
     regraded: dict[str, VerifierOutcome] = {}
@@ -120,6 +153,7 @@ async def probe(
     if outcome.verifier is None:
         error = outcome.error
         result.error = "not graded" if error is None else f"{error.error_class.value}: {error.message}"
+        result.error_class = None if error is None else error.error_class
     else:
         result.verdicts = {first.label: outcome.verifier, **regraded}
     return result

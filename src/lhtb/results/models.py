@@ -223,6 +223,30 @@ class AgentOutcome(_Strict):
     message: str = ""
 
 
+class UsageCheckRun(_Strict):
+    """One run of an installed CLI: what it said it used beside what the model proxy measured."""
+
+    run: int  # 1-based, in the order the CLI ran in the trial
+    kind: Literal["run", "resume"]
+    self_reported: Usage
+    measured: Usage
+    agree: bool  # input and output tokens equal
+    differences: list[str] = Field(default_factory=list)
+
+
+class UsageCheck(_Strict):
+    """``agent/usage-check.json``: an installed CLI's self-reported usage cross-checked run by run against the
+    translating proxy's measurement (the trial's usage is the measured one)."""
+
+    schema_: Literal["lhtb.usage-check/1"] = Field(default="lhtb.usage-check/1", alias="schema")
+    measured_by: str
+    runs: list[UsageCheckRun] = Field(default_factory=list)
+
+    @property
+    def agree(self) -> bool:
+        return all(run.agree for run in self.runs)
+
+
 class VerifierOutcome(_Strict):
     """What one verifier run produced. ``reward`` is None exactly when ``error`` is set."""
 

@@ -481,12 +481,16 @@ async def _stage_step(state: _State, task: Task, *, first: bool) -> None:
 
 
 def _start_removals(state: _State) -> list[asyncio.Future[None]]:
-    """Start removing everything the trial holds: its sandboxes (the warm verifiers' too) and the model bridge."""
+    """Start removing everything the trial holds: its sandboxes (the warm verifiers' too), the model bridge and
+    the agent's host-side helpers."""
     state.remove_later(state.agent_env)
     for grader in state.graders:
         state.removals.append(asyncio.ensure_future(grader.close()))
     if state.bridge is not None:
         state.removals.append(asyncio.ensure_future(state.bridge.close()))
+    close = getattr(state.agent, "close", None)  # an agent's host-side helpers (an installed CLI's model proxy)
+    if close is not None:
+        state.removals.append(asyncio.ensure_future(close()))
     return state.removals
 
 

@@ -37,11 +37,14 @@ def _signature(job_dirs: list[Path]) -> tuple[tuple[str, float], ...]:
 class LiveSite:
     """The jobs the served site shows, kept current by rebuilding it when their directories change."""
 
-    def __init__(self, job_dirs: list[Path], rebuild: Callable[[], list[LiveJob]]) -> None:
+    def __init__(
+        self, job_dirs: list[Path], rebuild: Callable[[], list[LiveJob]], built: list[LiveJob] | None = None
+    ) -> None:
+        """``built``: the jobs as a build just made them (else ``rebuild`` makes them now)."""
         self._job_dirs = job_dirs
         self._rebuild = rebuild
         self._signature = _signature(job_dirs)
-        self.jobs: dict[str, LiveJob] = {job.slug: job for job in rebuild()}
+        self.jobs: dict[str, LiveJob] = {job.slug: job for job in (rebuild() if built is None else built)}
         self.errors: list[str] = []
         self._stop = threading.Event()
 

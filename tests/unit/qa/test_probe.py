@@ -10,7 +10,7 @@ from taskfactory import write_task
 
 from lhtb.environments.fake import FakeProvider
 from lhtb.qa.check import oracle_plan
-from lhtb.qa.probe import Grading, Round, probe, rounds
+from lhtb.qa.probe import QA_ATTEMPTS, Grading, Round, probe, rounds
 from lhtb.results.models import AgentSpec
 from lhtb.tasks.loader import load_task
 
@@ -45,3 +45,43 @@ def test_a_plan_must_open_with_one_plain_grading(tmp_path: Path) -> None:
     loaded = [Round((Grading("seed-0", 1),), under_load=True)]
     with pytest.raises(ValueError, match="opens with one plain grading"):
         asyncio.run(probe(FakeProvider(tmp_path / "s"), task, AgentSpec(name="nop"), "nop", tmp_path / "qa", loaded))
+
+
+class _EngineStallsOnce(FakeProvider):
+    """The first verifier container the provider starts fails as an engine that stopped answering does."""
+
+    def __init__(self, root: Path, failing_role: str = "verifier") -> None:
+        super().__init__(root)
+        self.failing_role = failing_role
+        self.failed = 0
+
+    def create(self, spec):  # type: ignore[no-untyped-def]
+        env = super().create(spec)
+        if spec.role == self.failing_role and not self.failed:
+            self.failed += 1
+
+            async def stalled() -> None:
+                raise TimeoutError("Read timed out. (read timeout=600)")  # what requests raises, as a plain error
+
+            env.start = stalled  # type: ignore[method-assign]
+        return env
+
+
+@pytest.mark.parametrize("role", ["agent", "verifier"])
+def test_a_probe_an_infrastructure_failure_ended_runs_again(tmp_path: Path, role: str) -> None:
+    """QA measures the task: a stalled engine in one attempt is retried like a job's harness error, and said."""
+    task = load_task(write_task(tmp_path / "tasks", "demo", test_sh=SEEDED))
+    provider = _EngineStallsOnce(tmp_path / "sandboxes", role)
+    plan = oracle_plan([11, 12, 13, 14, 15])
+    found = asyncio.run(probe(provider, task, AgentSpec(name="oracle"), "oracle", tmp_path / "qa", plan))
+    assert provider.failed == 1
+    assert found.error is None and found.reward == 0.1 and len(found.verdicts) == 7
+    assert len(found.retried) == 1 and "Read timed out" in found.retried[0]
+    assert provider.alive() == []
+
+
+def test_a_probe_failing_the_same_way_every_time_reports_it_after_the_last_attempt(tmp_path: Path) -> None:
+    task = load_task(write_task(tmp_path / "tasks", "demo"))
+    spec = AgentSpec(name="shortcut", kwargs={"script": "missing"})
+    found = asyncio.run(probe(FakeProvider(tmp_path / "s"), task, spec, "shortcut:missing", tmp_path / "qa", rounds(1)))
+    assert found.error is not None and len(found.retried) == QA_ATTEMPTS - 1

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from lhtb.agents.installed.adapters import RECIPES
-from lhtb.agents.installed.base import InstalledAgent, Recipe
+from lhtb.agents.installed.base import InstalledAgent, Recipe, ResumableInstalledAgent
 from lhtb.errors import ConfigError
 from lhtb.results.models import AgentSpec
 
-__all__ = ["RECIPES", "InstalledAgent", "Recipe", "create_installed"]
+__all__ = ["RECIPES", "InstalledAgent", "Recipe", "ResumableInstalledAgent", "create_installed"]
 
 
 def create_installed(spec: AgentSpec) -> InstalledAgent:
@@ -15,4 +15,4 @@ def create_installed(spec: AgentSpec) -> InstalledAgent:
         recipe = RECIPES[spec.name]
     except KeyError:
         raise ConfigError(f"no installed-agent recipe named {spec.name!r}; known: {', '.join(RECIPES)}") from None
-    return InstalledAgent(recipe, spec)
+    return ResumableInstalledAgent(recipe, spec) if recipe.resume else InstalledAgent(recipe, spec)

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import shlex
 from collections.abc import Iterator
 from typing import Any, Final
 
-from lhtb.agents.installed.base import Recipe
+from lhtb.agents.installed.base import AGENT_DIR, ModelRoute, Recipe, SessionLog
 from lhtb.agents.installed.npm import NpmAgent
 from lhtb.agents.installed.runtime import launcher
+from lhtb.agents.installed.sessions import claude_trajectory, codex_trajectory
 from lhtb.results.models import Usage
 
 SELF_REPORTED: Final = "self-reported"  # every figure here comes from the CLI's own output (docs/integrity.md)
@@ -44,37 +47,63 @@ def _mapping(value: object) -> dict[str, Any]:
 
 # The parsers below read what the CLI printed: numbers are passed to Usage as found, never coerced with int(),
 # so a forged figure (negative, NaN, a string) is refused with a note by Usage's validator instead of raising.
-def claude_usage(stdout: str) -> Usage:
-    """``--output-format stream-json``: the final ``result`` event carries usage and total cost."""
-    usage = Usage(cost_usd=None)
+def _since(total: Usage, before: Usage) -> Usage:
+    """A conversation's usage after a run minus before it: the run's (the whole total when the CLI started a new
+    conversation, i.e. some figure went down)."""
+    counts = ("input_tokens", "cached_input_tokens", "output_tokens")
+    if any(getattr(total, name) < getattr(before, name) for name in counts):
+        return total
+    cost = None if total.cost_usd is None or before.cost_usd is None else max(total.cost_usd - before.cost_usd, 0.0)
+    return Usage(**{name: getattr(total, name) - getattr(before, name) for name in counts}, cost_usd=cost,
+                 refused=total.refused)  # fmt: skip
+
+
+def claude_usage(stdout: str, before: Usage) -> tuple[Usage, Usage]:
+    """``--output-format stream-json``: the ``result`` event. Its ``usage`` and ``num_turns`` are the run's, its
+    ``total_cost_usd`` the conversation's (a resumed session carries the cost on); a cost Claude Code priced
+    without knowing the model (``costBasis`` "unknown" for every model) is no price at all."""
+    run, total = Usage(cost_usd=None), before
     for event in _json_lines(stdout):
-        if event.get("type") == "result":
-            raw = _mapping(event.get("usage"))
-            usage = Usage.reported(
-                input_tokens=_figure(raw, "input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"),
-                cached_input_tokens=_figure(raw, "cache_read_input_tokens"),
-                output_tokens=_figure(raw, "output_tokens"),
-                cost_usd=event.get("total_cost_usd"),
-                episodes=_figure(event, "num_turns"),
-            )
-    return usage.labelled(SELF_REPORTED)
+        if event.get("type") != "result":
+            continue
+        raw = _mapping(event.get("usage"))
+        models = [_mapping(m) for m in _mapping(event.get("modelUsage")).values()]
+        unpriced = bool(models) and all(m.get("costBasis") == "unknown" for m in models)
+        checked = Usage.reported(cost_usd=event.get("total_cost_usd"))
+        conversation_cost = None if unpriced else checked.cost_usd
+        earlier = before.cost_usd
+        cost = None if conversation_cost is None or earlier is None else max(conversation_cost - earlier, 0.0)
+        run = Usage.reported(
+            input_tokens=_figure(raw, "input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"),
+            cached_input_tokens=_figure(raw, "cache_read_input_tokens"),
+            output_tokens=_figure(raw, "output_tokens"),
+            cost_usd=cost,
+            episodes=_figure(event, "num_turns"),
+        )
+        run = run.model_copy(update={"refused": run.refused + checked.refused})
+        total = before.plus(run).model_copy(update={"cost_usd": conversation_cost})
+    return run.labelled(SELF_REPORTED), total
 
 
-def codex_usage(stdout: str) -> Usage:
-    """``codex exec --json``: one ``turn.completed`` event per turn with that turn's usage."""
-    total = Usage(cost_usd=None)
+def codex_usage(stdout: str, before: Usage) -> tuple[Usage, Usage]:
+    """``codex exec --json``: ``turn.completed`` events carry the thread's usage so far (a resumed thread's count
+    goes on from the earlier runs'), one per turn; the run's is the last one minus the conversation's before."""
+    total: Usage | None = None
+    turns = 0
     for event in _json_lines(stdout):
         if event.get("type") == "turn.completed":
             raw = _mapping(event.get("usage"))
-            turn = Usage.reported(
+            total = Usage.reported(
                 input_tokens=_figure(raw, "input_tokens"),
                 cached_input_tokens=_figure(raw, "cached_input_tokens"),
                 output_tokens=_figure(raw, "output_tokens"),
                 cost_usd=None,
-                episodes=1,
             )
-            total = total.plus(turn)
-    return total.labelled(SELF_REPORTED)
+            turns += 1
+    if total is None:
+        return Usage(cost_usd=None), before
+    run = _since(total, before).model_copy(update={"episodes": turns, "cost_usd": None})
+    return run.labelled(SELF_REPORTED), total.model_copy(update={"episodes": before.episodes + turns})
 
 
 def mini_trajectory_usage(text: str) -> Usage:
@@ -103,16 +132,54 @@ def mini_trajectory_usage(text: str) -> Usage:
     return total.labelled(SELF_REPORTED)
 
 
-def _openai_env(model: str | None, api_base: str | None) -> dict[str, str]:
-    env = {"OPENAI_BASE_URL": api_base, "OPENAI_API_BASE": api_base} if api_base else {}
-    if api_base:
-        env.setdefault("OPENAI_API_KEY", "sk-local")
+def _openai_env(route: ModelRoute) -> dict[str, str]:
+    base = route.api_base
+    return {"OPENAI_BASE_URL": base, "OPENAI_API_BASE": base, "OPENAI_API_KEY": "sk-local"} if base else {}
+
+
+def _codex_args(route: ModelRoute) -> str:
+    """``--model``, and a base URL as a model provider of its own: Codex ignores OPENAI_BASE_URL."""
+    args = f"--model {shlex.quote(route.model)}" if route.model else ""
+    if route.api_base:
+        provider = f'{{name="lhtb",base_url="{route.api_base}",env_key="LHTB_MODEL_KEY",wire_api="responses"}}'
+        args += f" -c model_provider=lhtb -c {shlex.quote('model_providers.lhtb=' + provider)}"
+    return args.strip()
+
+
+def _codex_env(route: ModelRoute) -> dict[str, str]:
+    env = {"CODEX_HOME": f"{AGENT_DIR}/codex-home"}  # its config, auth and sessions: one place lhtb copies out
+    if route.api_base:
+        env["LHTB_MODEL_KEY"] = route.api_key or os.environ.get("OPENAI_API_KEY", "sk-local")
     return env
 
 
-def _claude_env(model: str | None, api_base: str | None) -> dict[str, str]:
-    env = {"ANTHROPIC_MODEL": model} if model else {}
-    return env | ({"ANTHROPIC_BASE_URL": api_base} if api_base else {})
+def _claude_env(route: ModelRoute) -> dict[str, str]:
+    env = {"CLAUDE_CONFIG_DIR": f"{AGENT_DIR}/claude-home"}  # settings and session logs
+    if route.model:
+        env["ANTHROPIC_MODEL"] = route.model
+    if route.api_base:
+        env["ANTHROPIC_BASE_URL"] = route.api_base
+    if route.api_key:
+        env["ANTHROPIC_AUTH_TOKEN"] = route.api_key
+    return env
+
+
+def _model_arg(route: ModelRoute) -> str:
+    return f"--model {shlex.quote(route.model)}" if route.model else ""
+
+
+def _first(stdout: str, event_type: str, key: str) -> str | None:
+    """``key`` of the first ``event_type`` event the CLI printed (its conversation's id, for resume)."""
+    found = (e.get(key) for e in _json_lines(stdout) if e.get("type") == event_type)
+    return next((str(value)[:200] for value in found if isinstance(value, str) and value), None)
+
+
+def _codex_thread(stdout: str) -> str | None:
+    return _first(stdout, "thread.started", "thread_id")
+
+
+def _claude_session(stdout: str) -> str | None:
+    return _first(stdout, "system", "session_id")
 
 
 # Pinned npm releases (checked on this machine's registry mirror, 2026-12-04): the platform package's npm
@@ -137,6 +204,9 @@ CLAUDE_CODE_NPM = NpmAgent(
 )
 
 
+_CODEX_FLAGS = "--json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox {model_args}"
+_CLAUDE_FLAGS = "-p --verbose --output-format stream-json --dangerously-skip-permissions {model_args}"
+
 RECIPES: dict[str, Recipe] = {
     "mini-swe-agent": Recipe(
         name="mini-swe-agent",
@@ -156,24 +226,34 @@ RECIPES: dict[str, Recipe] = {
         name="claude-code",
         binary="claude",
         install="",  # never run: installed on the host from npm and mounted (npm)
-        run="{binary} --verbose --output-format stream-json --dangerously-skip-permissions -p {instruction}",
+        run="{binary} " + _CLAUDE_FLAGS + " --session-id {session} {instruction} </dev/null",
+        resume="{binary} " + _CLAUDE_FLAGS + " --resume {session} {message} </dev/null",
+        wire_api="messages",
         npm=CLAUDE_CODE_NPM,
         model_env=_claude_env,
+        model_args=_model_arg,
         passthrough_env=("ANTHROPIC_API_KEY",),
         parse_usage=claude_usage,
-        extra_env={"IS_SANDBOX": "1", "DISABLE_AUTOUPDATER": "1"},
-        notes="Anthropic API (or ANTHROPIC_BASE_URL); usage and cost from the stream-json result event.",
+        extra_env={"IS_SANDBOX": "1", "DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"},
+        session_log=SessionLog("claude-home/projects", claude_trajectory),
+        conversation_id=_claude_session,
+        notes="Anthropic Messages API: a provider key, or a chat-completions --model-api-base behind the proxy.",
     ),
     "codex": Recipe(
         name="codex",
         binary="codex",
         install="",  # never run: installed on the host from npm and mounted (npm)
-        run="{binary} exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "
-        "--model {model} {instruction}",
+        run="{binary} exec " + _CODEX_FLAGS + " {instruction} </dev/null",
+        resume="{binary} exec resume {session} " + _CODEX_FLAGS + " {message} </dev/null",
+        wire_api="responses",
+        proxy_path="/v1",
         npm=CODEX_NPM,
-        model_env=_openai_env,
+        model_env=_codex_env,
+        model_args=_codex_args,
         passthrough_env=("OPENAI_API_KEY",),
         parse_usage=codex_usage,
-        notes="OpenAI API (or OPENAI_BASE_URL); usage from turn.completed events, cost unknown.",
+        session_log=SessionLog("codex-home/sessions", codex_trajectory),
+        conversation_id=_codex_thread,
+        notes="OpenAI Responses API: a provider key, or a chat-completions --model-api-base behind the proxy.",
     ),
 }

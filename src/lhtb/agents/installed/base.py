@@ -1,7 +1,10 @@
-"""Installed agents: a CLI agent installed into the task container at setup and run with the instruction.
+"""Installed agents: a CLI agent run inside the task container with the instruction.
 
-A recipe says how to install (skipped when the CLI is already in the image), how to run with the
-instruction, which environment it needs (keys, model, base URL) and how to read its token usage from output.
+A recipe says how the CLI gets into the container (mounted from the host, or installed when absent), how to run
+it (and to resume its conversation, where it can), how it reaches its model, where it keeps its session log and
+how to read the usage it reports. A CLI that does not speak OpenAI chat completions (Codex, Claude Code) reaches a
+chat-completions ``--model-api-base`` through the translating proxy (``lhtb.llm.proxy``), which also measures
+every call: the figures a trial keeps are then the proxy's, the CLI's own are kept beside them as a cross-check.
 """
 
 from __future__ import annotations
@@ -12,21 +15,54 @@ import os
 import shlex
 import tarfile
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from lhtb.agents.base import AgentContext, ContainerNeeds
 from lhtb.agents.installed.npm import NpmAgent, ensure_npm_agent
 from lhtb.agents.installed.runtime import CONTAINER_RUNTIME_DIR, ensure_runtime
+from lhtb.agents.installed.usage_check import UsageLedger
 from lhtb.environments.base import download_small_tar
-from lhtb.errors import AgentSetupError, LhtbError
+from lhtb.errors import AgentSetupError, ConfigError, LhtbError
 from lhtb.fs import write_text_atomic
+from lhtb.llm.proxy import ModelProxy
 from lhtb.results.models import AgentOutcome, AgentSpec, Usage
+from lhtb.results.trajectory import Trajectory
 
 AGENT_DIR = "/tmp/lhtb-agent"  # instruction file and the CLI's own logs, inside the container
 INSTRUCTION_FILE = f"{AGENT_DIR}/instruction.md"
+MESSAGE_FILE = f"{AGENT_DIR}/message.md"
 INSTALL_TIMEOUT_SEC = 900.0
+SESSION_LOGS_DIR = "sessions"  # under the trial's agent/: the CLI's session logs as it wrote them
+
+
+@dataclass(frozen=True)
+class ModelRoute:
+    """How the CLI reaches its model, as the CLI sees it from inside the container."""
+
+    model: str | None  # the name the CLI asks for
+    api_base: str | None  # None: the CLI's own provider (keys from the host, network needed)
+    api_key: str | None = None  # for ``api_base`` (the proxy's key); None: the CLI's own from the host
+
+
+@dataclass(frozen=True)
+class SessionLog:
+    """Where the CLI keeps its conversation (a directory under {agent_dir}) and how to read it as ATIF."""
+
+    directory: str
+    convert: Callable[[list[str], str | None, str], Trajectory]  # (logs in order, model, CLI version)
+
+
+# (stdout of one run, the conversation's total as the CLI reported it before the run)
+#   -> (this run's usage, the conversation's total after it): CLIs report some figures for the whole conversation.
+UsageParser = Callable[[str, Usage], tuple[Usage, Usage]]
+
+
+def _no_usage(_stdout: str, before: Usage) -> tuple[Usage, Usage]:
+    return Usage(), before
 
 
 @dataclass(frozen=True)
@@ -34,11 +70,17 @@ class Recipe:
     name: str
     binary: str  # install is skipped when this command already exists in the image
     install: str  # bash, run as the container's default user (root in our images)
-    # bash template: {binary}, {instruction} (a shell-quoted $(cat FILE)), {model} (shell-quoted), {agent_dir}
+    # bash templates: {binary}, {instruction} (a shell-quoted $(cat FILE)), {model} (shell-quoted), {agent_dir},
+    # {model_args} (from model_args), {session} (a conversation id); resume also {message}
     run: str
-    model_env: Callable[[str | None, str | None], dict[str, str]]  # (model, api_base) -> env for the CLI
+    model_env: Callable[[ModelRoute], dict[str, str]]  # env for the CLI
+    model_args: Callable[[ModelRoute], str] = lambda _route: ""
+    resume: str | None = None  # continue the same conversation; None: continue-until-timeout restarts the CLI
+    # The API the CLI speaks: a chat-completions --model-api-base is put behind the translating proxy for others.
+    wire_api: Literal["chat", "responses", "messages"] = "chat"
+    proxy_path: str = ""  # appended to the proxy's URL for the CLI's base-URL setting ("/v1": OpenAI style)
     passthrough_env: tuple[str, ...] = ()  # host variables copied into the run (API keys)
-    parse_usage: Callable[[str], Usage] = lambda _stdout: Usage()
+    parse_usage: UsageParser = _no_usage
     notes: str = ""
     default_model: str | None = None
     extra_env: dict[str, str] = field(default_factory=dict)
@@ -48,17 +90,24 @@ class Recipe:
     npm: NpmAgent | None = None
     trajectory: str | None = None  # a file the CLI writes under {agent_dir}: copied to the trial's agent/ logs
     parse_trajectory: Callable[[str], Usage] | None = None  # usage from that file, when stdout has none
+    session_log: SessionLog | None = None
+    conversation_id: Callable[[str], str | None] = lambda _stdout: None  # from a run's stdout, for resume
 
 
 def reported_usage(recipe: Recipe, stdout: str, trajectory: str | None) -> Usage:
-    """The usage a CLI reported (its trajectory file wins over stdout), validated and labelled self-reported.
+    """A first run's usage as the CLI reported it, labelled self-reported (:func:`reported_run`)."""
+    return reported_run(recipe, stdout, trajectory, Usage())[0]
 
-    Never raises: forged figures are refused by :class:`Usage` with a note (see docs/integrity.md).
-    """
-    usage = recipe.parse_usage(stdout)
+
+def reported_run(recipe: Recipe, stdout: str, trajectory: str | None, before: Usage) -> tuple[Usage, Usage]:
+    """A run's usage as the CLI reported it (its trajectory file wins over stdout), labelled self-reported, and
+    the conversation's reported total after it. Never raises: forged figures are refused by :class:`Usage` with a
+    note (docs/integrity.md)."""
     if trajectory is not None and recipe.parse_trajectory is not None:
-        usage = recipe.parse_trajectory(trajectory)
-    return usage.labelled("self-reported")
+        run = recipe.parse_trajectory(trajectory).labelled("self-reported")
+        return run, before.plus(run)
+    run, total = recipe.parse_usage(stdout, before)
+    return run.labelled("self-reported"), total
 
 
 def _single_file_tar(name: str, text: str) -> bytes:
@@ -71,8 +120,15 @@ def _single_file_tar(name: str, text: str) -> bytes:
     return buffer.getvalue()
 
 
+def cli_model(model: str | None, proxied: bool) -> str | None:
+    """The model name the CLI is given: behind the proxy, the backend's litellm string without its provider."""
+    if model and proxied and "/" in model:
+        return model.split("/", 1)[1]
+    return model
+
+
 class InstalledAgent:
-    """Runs one recipe. Not resumable: continue-until-timeout restarts it with the instruction + message."""
+    """Runs one recipe; ``resume`` continues the CLI's conversation where the recipe can (ResumableInstalledAgent)."""
 
     def __init__(self, recipe: Recipe, spec: AgentSpec) -> None:
         self.recipe = recipe
@@ -80,11 +136,35 @@ class InstalledAgent:
         self.model = spec.model or recipe.default_model
         self.api_base = spec.kwargs.get("api_base")
         self.extra_args = spec.kwargs.get("extra_args", "")  # appended to the CLI's command line as given
-        self.usage_so_far = Usage()
+        # A CLI that does not speak chat completions reaches a chat-completions --model-api-base through the proxy;
+        # --ak proxy=on puts it in front of the CLI's own provider too (the key then stays on the host).
+        wanted = spec.kwargs.get("proxy", "auto")
+        if wanted not in ("auto", "on", "off"):
+            raise ConfigError(f"{recipe.name}: --ak proxy={wanted!r}: use auto, on or off")
+        self.use_proxy = recipe.wire_api != "chat" and wanted != "off" and (bool(self.api_base) or wanted == "on")
+        self.proxy: ModelProxy | None = None
+        self.session = str(uuid.uuid4())  # the conversation id lhtb gives a CLI that takes one (Claude Code)
+        self.ledger = UsageLedger()
         self._runtime: Path | None = None
+        self._logs_dir: Path | None = None
+
+    @property
+    def route(self) -> ModelRoute:
+        if self.proxy is not None:
+            base = self.proxy.url + self.recipe.proxy_path
+            return ModelRoute(model=cli_model(self.model, True), api_base=base, api_key=self.proxy.key)
+        return ModelRoute(model=self.model, api_base=self.api_base)
+
+    @property
+    def usage_so_far(self) -> Usage:
+        """The usage of the run in progress (read while it runs, when a timeout cuts it off): measured by the
+        proxy when there is one, else the last figure the CLI reported."""
+        if self.proxy is not None:
+            return self.ledger.measured_in_run(self.proxy)
+        return self.ledger.last_reported
 
     async def prepare_host(self, task: object) -> ContainerNeeds:
-        """Before the container starts: the host-installed runtime to mount, and the model to route to."""
+        """Before the container starts: the host-installed CLI to mount, the proxy, and the model to route to."""
         mounts: dict[str, tuple[str, str]] = {}
         if self.recipe.python_packages:
             self._runtime = await asyncio.to_thread(ensure_runtime, self.name, self.recipe.python_packages)
@@ -92,11 +172,20 @@ class InstalledAgent:
         elif self.recipe.npm is not None:
             self._runtime = await asyncio.to_thread(ensure_npm_agent, self.recipe.npm)
             mounts[str(self._runtime)] = (self.recipe.npm.container_dir, "ro")
-        return ContainerNeeds(mounts=mounts, model_api_base=self.api_base)
+        if self.use_proxy:
+            if self.model is None:
+                raise AgentSetupError(f"{self.name}: the model proxy needs -m MODEL (a litellm model name)")
+            self.proxy = ModelProxy(self.model, self.api_base)
+            try:
+                await self.proxy.start()
+            except BaseException:
+                await self.close()
+                raise
+        return ContainerNeeds(mounts=mounts, model_api_base=self.route.api_base)
 
     async def setup(self, context: AgentContext) -> None:
         if self._runtime is not None:  # mounted read-only by the harness: nothing to install
-            await context.environment.exec(f"mkdir -p {AGENT_DIR}", timeout_sec=30)
+            await context.environment.exec(f"mkdir -p {shlex.join(self._agent_dirs())}", timeout_sec=30)
             return
         if self.recipe.npm is not None:
             raise AgentSetupError(f"{self.name}: its pinned binary was not prepared on the host (prepare_host)")
@@ -111,37 +200,66 @@ class InstalledAgent:
                 f"Last output: {(result.stdout + result.stderr).strip()[-400:]}"
             )
 
+    def _agent_dirs(self) -> list[str]:
+        """The agent's directory, and the home the CLI keeps its session logs in (it must exist beforehand)."""
+        log = self.recipe.session_log
+        return [AGENT_DIR] + ([f"{AGENT_DIR}/{log.directory.split('/')[0]}"] if log is not None else [])
+
     def run_env(self) -> dict[str, str]:
         env = dict(self.recipe.extra_env)
-        env |= {key: os.environ[key] for key in self.recipe.passthrough_env if key in os.environ}
-        env |= self.recipe.model_env(self.model, self.api_base)
+        if self.proxy is None:  # behind the proxy the provider's key stays on the host, in the proxy
+            env |= {key: os.environ[key] for key in self.recipe.passthrough_env if key in os.environ}
+        env |= self.recipe.model_env(self.route)
         return env
 
-    def command(self) -> str:
+    def _fill(self, template: str, message: str | None = None) -> str:
         npm = self.recipe.npm
-        command = self.recipe.run.format(
+        route = self.route
+        command = template.format(
             binary=shlex.quote(npm.container_binary if npm is not None else self.recipe.binary),
             instruction=f'"$(cat {INSTRUCTION_FILE})"',
-            model=shlex.quote(self.model or ""),
+            message=f'"$(cat {MESSAGE_FILE})"' if message is not None else "",
+            model=shlex.quote(route.model or ""),
+            model_args=self.recipe.model_args(route),
             agent_dir=AGENT_DIR,
+            session=shlex.quote(self.ledger.conversation or self.session),
         )
         return f"{command} {self.extra_args}".strip()
 
+    def command(self) -> str:
+        return self._fill(self.recipe.run)
+
     async def run(self, context: AgentContext, instruction: str) -> AgentOutcome:
+        """A fresh conversation (the first run, or a restart with the instruction and the rejection)."""
+        self.ledger.new_conversation()
+        self.session = str(uuid.uuid4())
         await context.environment.upload_tar(_single_file_tar("instruction.md", instruction), AGENT_DIR)
-        result = await context.environment.exec(self.command(), env=self.run_env(), timeout_sec=context.timeout_sec)
-        write_text_atomic(context.logs_dir / "stdout.txt", result.stdout)
-        write_text_atomic(context.logs_dir / "stderr.txt", result.stderr)
-        self.usage_so_far = self.recipe.parse_usage(result.stdout).labelled("self-reported")
+        return await self._execute(context, self.command(), "run")
+
+    async def _execute(self, context: AgentContext, command: str, label: Literal["run", "resume"]) -> AgentOutcome:
+        self._logs_dir = context.logs_dir
+        self.ledger.start_run(self.proxy)
+        result = await context.environment.exec(command, env=self.run_env(), timeout_sec=context.timeout_sec)
+        self.ledger.runs_done += 1
+        suffix = "" if self.ledger.runs_done == 1 else f".{self.ledger.runs_done}"
+        write_text_atomic(context.logs_dir / f"stdout{suffix}.txt", result.stdout)
+        write_text_atomic(context.logs_dir / f"stderr{suffix}.txt", result.stderr)
+        if self.ledger.conversation is None:
+            self.ledger.conversation = self.recipe.conversation_id(result.stdout)
         trajectory = await self._fetch_trajectory(context)
-        self.usage_so_far = reported_usage(self.recipe, result.stdout, trajectory)
-        usage = self.usage_so_far
+        reported = self._reported(result.stdout, trajectory)
+        await self._fetch_sessions(context)
+        usage = self.ledger.finish_run(label, reported, self.proxy, context.logs_dir)
         if result.timed_out:
             return AgentOutcome(stop_reason="timeout", usage=usage, message=f"{self.name} hit the agent timeout")
         if result.exit_code != 0:
             message = f"{self.name} exited {result.exit_code}: {result.stderr.strip()[-300:]}"
             return AgentOutcome(stop_reason="error", exit_code=result.exit_code, usage=usage, message=message)
         return AgentOutcome(stop_reason="completed", exit_code=0, usage=usage)
+
+    def _reported(self, stdout: str, trajectory: str | None) -> Usage:
+        run, self.ledger.reported_total = reported_run(self.recipe, stdout, trajectory, self.ledger.reported_total)
+        return run
 
     async def _fetch_trajectory(self, context: AgentContext) -> str | None:
         """The CLI's own trajectory file, copied to the trial's logs (read as text, never extracted)."""
@@ -159,3 +277,50 @@ class InstalledAgent:
         if text is not None:
             write_text_atomic(context.logs_dir / self.recipe.trajectory, text)
         return text
+
+    async def _fetch_sessions(self, context: AgentContext) -> None:
+        """Copy the CLI's session logs to ``agent/sessions/`` and convert them to ``agent/trajectory.json``."""
+        log = self.recipe.session_log
+        if log is None:
+            return
+        try:
+            data = await download_small_tar(context.environment, f"{AGENT_DIR}/{log.directory}")
+        except LhtbError as exc:  # absent (the CLI died first) or over the size limit: the trial goes on
+            write_text_atomic(context.logs_dir / "sessions-missing.txt", f"{exc}\n")
+            return
+        texts: list[str] = []
+        target = context.logs_dir / SESSION_LOGS_DIR
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+            members = sorted((m for m in archive.getmembers() if m.isfile()), key=lambda m: m.name)
+            for member in members:
+                handle = archive.extractfile(member)
+                if handle is None:
+                    continue
+                text = handle.read().decode("utf-8", errors="replace")
+                name = member.name.replace("/", "__").lstrip(".")  # flat: no path from the container is followed
+                write_text_atomic(target / name, text)
+                if member.name.endswith(".jsonl"):
+                    texts.append(text)
+        version = self.recipe.npm.version if self.recipe.npm is not None else ""
+        log.convert(texts, self.route.model, version).write(context.logs_dir / "trajectory.json")
+
+    async def close(self) -> None:
+        """After the trial: stop the proxy, keeping its log and its record of every call in the agent's logs."""
+        proxy, self.proxy = self.proxy, None
+        if proxy is None:
+            return
+        if self._logs_dir is not None:
+            for source, name in ((proxy.log_path, "proxy.log"), (proxy.usage_file, "proxy-usage.jsonl")):
+                if source.is_file():
+                    write_text_atomic(self._logs_dir / name, source.read_text(errors="replace")[-1_000_000:])
+        await proxy.close()
+
+
+class ResumableInstalledAgent(InstalledAgent):
+    """A CLI that continues its own conversation (``codex exec resume``, ``claude --resume``): continue-until-timeout
+    sends the rejection as the next user turn of the same conversation."""
+
+    async def resume(self, context: AgentContext, message: str) -> AgentOutcome:
+        assert self.recipe.resume is not None
+        await context.environment.upload_tar(_single_file_tar("message.md", message), AGENT_DIR)
+        return await self._execute(context, self._fill(self.recipe.resume, message), "resume")

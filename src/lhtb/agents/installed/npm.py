@@ -12,8 +12,6 @@ sha256 again, so a cache edited or corrupted since is refused, never run. Both C
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import json
 import shutil
 import subprocess
@@ -25,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from lhtb.agents.installed.runtime import cache_root
 from lhtb.errors import AgentSetupError
+from lhtb.fs import install_once, sha256_file
 
 INSTALL_TIMEOUT_SEC = 900.0
 CONTAINER_NPM_DIR = "/opt/lhtb-agent-npm"
@@ -67,14 +66,6 @@ class NpmInstallRecord(BaseModel):
     installed_at: datetime
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def _entry(agent: NpmAgent) -> Path:
     return cache_root() / "npm" / f"{agent.name}-{agent.version}"
 
@@ -97,7 +88,7 @@ def _checked(agent: NpmAgent, prefix: Path) -> Path:
     binary = directory / agent.binary
     if not binary.is_file():
         raise AgentSetupError(f"{agent.name}: {binary} is missing from the install")
-    actual = _sha256(binary)
+    actual = sha256_file(binary)
     if actual != agent.sha256:
         raise AgentSetupError(f"{agent.name}: {binary} has sha256 {actual}, pinned {agent.sha256}: refused")
     return directory
@@ -105,17 +96,10 @@ def _checked(agent: NpmAgent, prefix: Path) -> Path:
 
 def ensure_npm_agent(agent: NpmAgent) -> Path:
     """The host directory to mount at ``agent.container_dir``; installed on first use (locked), checked always."""
-    entry = _entry(agent)
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    with (entry.parent / f"{entry.name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the trials of a job set up the same agent at once
-        if (entry / MANIFEST).is_file():
-            return _checked(agent, entry)
+
+    def build(partial: Path) -> None:
         if shutil.which("npm") is None:
             raise AgentSetupError(f"{agent.name}: npm is not installed on this machine (apt-get install npm)")
-        partial = entry.parent / f"{entry.name}.partial"
-        shutil.rmtree(partial, ignore_errors=True)
-        partial.mkdir()
         command = ["npm", "install", "--prefix", str(partial), "--no-audit", "--no-fund", "--ignore-scripts"]
         command += ["--loglevel=error", f"{agent.package}@{agent.version}"]
         try:
@@ -133,6 +117,7 @@ def ensure_npm_agent(agent: NpmAgent) -> Path:
             integrity=agent.integrity, binary=agent.binary, sha256=agent.sha256, installed_at=datetime.now(UTC),
         )  # fmt: skip
         (partial / MANIFEST).write_text(record.model_dump_json(indent=2) + "\n")
-        shutil.rmtree(entry, ignore_errors=True)
-        partial.rename(entry)
-        return _checked(agent, entry)
+
+    # The trials of a job set up the same agent at once: one installs, the others wait; every use is checked.
+    entry, _built = install_once(_entry(agent), build, done=MANIFEST)
+    return _checked(agent, entry)

@@ -9,22 +9,22 @@ commands the agent starts see the image's own Python packages, not the agent's.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from lhtb.errors import AgentSetupError
+from lhtb.fs import install_once
 
 TARGET_PYTHON = "3.11"  # the interpreter of lhtb/python:bookworm (Debian 12)
 _MANYLINUX = ("manylinux2014", "manylinux_2_17", "manylinux_2_24", "manylinux_2_27", "manylinux_2_28")
 INSTALL_TIMEOUT_SEC = 1800.0
 CONTAINER_RUNTIME_DIR = "/opt/lhtb-agent-runtime"
+_DONE = ".lhtb-complete"
 
 
 def cache_root() -> Path:
@@ -43,16 +43,8 @@ def _platform_args() -> list[str]:
 def ensure_runtime(name: str, packages: tuple[str, ...]) -> Path:
     """The host directory holding ``packages`` for the container's Python; installed on first use (locked)."""
     key = hashlib.sha256(json.dumps([list(packages), TARGET_PYTHON, platform.machine()]).encode()).hexdigest()[:12]
-    root = cache_root()
-    root.mkdir(parents=True, exist_ok=True)
-    target = root / f"{name}-{key}"
-    done = target / ".lhtb-complete"
-    with (root / f"{name}-{key}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # trials of one job may all set up the same agent at once
-        if done.is_file():
-            return target
-        partial = root / f"{name}-{key}.partial"
-        shutil.rmtree(partial, ignore_errors=True)
+
+    def build(partial: Path) -> None:
         command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile"]
         command += ["--target", str(partial), *_platform_args(), *packages]
         try:
@@ -62,10 +54,11 @@ def ensure_runtime(name: str, packages: tuple[str, ...]) -> Path:
             raise AgentSetupError(failure) from exc
         except subprocess.TimeoutExpired as exc:
             raise AgentSetupError(f"{name}: installing {' '.join(packages)} took over {exc.timeout:.0f} s") from exc
-        shutil.rmtree(target, ignore_errors=True)
-        partial.rename(target)
-        done.write_text(json.dumps({"packages": list(packages), "python": TARGET_PYTHON}) + "\n")
-        return target
+        (partial / _DONE).write_text(json.dumps({"packages": list(packages), "python": TARGET_PYTHON}) + "\n")
+
+    # Trials of one job may all set up the same agent at once: one installs, the others wait for it.
+    target, _built = install_once(cache_root() / f"{name}-{key}", build, done=_DONE)
+    return target
 
 
 def launcher(entry: str, prog: str) -> str:

@@ -21,21 +21,14 @@ from lhtb.agents.terminus.config import TerminusConfig
 from lhtb.agents.terminus.context import can_compact, compact, estimate_prompt_tokens
 from lhtb.agents.terminus.output import OutputTracker
 from lhtb.agents.terminus.parsing import Command, Turn, TurnParseError, parse_turn
-from lhtb.agents.terminus.records import (
-    AgentInfo,
-    CastRecorder,
-    Observation,
-    ObservationResult,
-    ToolCall,
-    Trajectory,
-    metrics_of,
-)
+from lhtb.agents.terminus.records import CastRecorder, metrics_of
 from lhtb.agents.terminus.tmux import StepResult, TmuxSession
 from lhtb.environments.base import Environment
 from lhtb.errors import AgentError
 from lhtb.llm.base import Message, Model, ModelReply
 from lhtb.llm.errors import LlmContextWindowError
 from lhtb.results.models import AgentOutcome, Usage
+from lhtb.results.trajectory import AgentInfo, Observation, ObservationResult, ToolCall, Trajectory
 
 
 class Terminal(Protocol):
