@@ -25,6 +25,9 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from lhtb.llm.bridge_forwarder import pipe
+from lhtb.llm.http_framing import AnswerEnd, RequestGate
+
+__all__ = ["AnswerEnd", "ModelBridge", "loopback_port"]
 
 BRIDGE_DIR = "/run/lhtb-model"  # where the socket directory is mounted in the container
 SOCKET_NAME = "model.sock"
@@ -53,80 +56,6 @@ class CallWatcher(Protocol):
     def begin_wait(self) -> None: ...
     def end_wait(self) -> None: ...
     def touch(self) -> None: ...
-
-
-class AnswerEnd:
-    """Finds where an HTTP/1.1 answer ends in the bytes relayed to the agent (Content-Length, chunked, or the
-    connection's close), so that a streamed answer whose first token comes minutes after its headers still
-    counts as a call in flight. Bytes that are not HTTP end the wait at once (the safe reading: not in flight)."""
-
-    def __init__(self) -> None:
-        self._buffer = b""
-        self._state = "head"  # head, body, chunk-size, chunk-data, chunk-crlf, trailer, close, done
-        self._left = 0
-
-    def feed(self, data: bytes) -> bool:
-        """Take the next bytes; True once the answer is complete (the bytes after it start the next one)."""
-        self._buffer += data
-        while True:
-            if self._state == "done":
-                return True
-            if self._state == "close":
-                self._buffer = b""
-                return False
-            if self._state in ("body", "chunk-data"):
-                taken = min(self._left, len(self._buffer))
-                self._buffer, self._left = self._buffer[taken:], self._left - taken
-                if self._left:
-                    return False
-                self._state = "done" if self._state == "body" else "chunk-crlf"
-                continue
-            line_end = b"\r\n\r\n" if self._state == "head" else b"\r\n"
-            cut = self._buffer.find(line_end)
-            if cut < 0:
-                if len(self._buffer) > 65536:  # no HTTP framing found: stop tracking this answer
-                    self._state = "done"
-                    continue
-                return False
-            line, self._buffer = self._buffer[:cut], self._buffer[cut + len(line_end) :]
-            self._step(line)
-
-    def _step(self, line: bytes) -> None:
-        if self._state == "head":
-            self._head(line)
-        elif self._state == "chunk-crlf":
-            self._state = "chunk-size"
-        elif self._state == "chunk-size":
-            try:
-                self._left = int(line.split(b";")[0].strip() or b"x", 16)
-            except ValueError:
-                self._state = "done"
-                return
-            self._state = "chunk-data" if self._left else "trailer"
-        elif self._state == "trailer" and not line:
-            self._state = "done"
-
-    def _head(self, head: bytes) -> None:
-        lines = head.split(b"\r\n")
-        status = lines[0].split(b" ")
-        if len(status) < 2 or not status[0].startswith(b"HTTP/"):
-            self._state = "done"
-            return
-        if status[1].startswith(b"1"):  # 100 Continue: the real answer follows
-            return
-        fields = {}
-        for raw in lines[1:]:
-            name, _, value = raw.partition(b":")
-            fields[name.strip().lower()] = value.strip().lower()
-        if b"chunked" in fields.get(b"transfer-encoding", b""):
-            self._state = "chunk-size"
-        elif fields.get(b"content-length", b"").isdigit():
-            self._left = int(fields[b"content-length"])
-            self._state = "body" if self._left else "done"
-        elif status[1][:3] in (b"204", b"304"):
-            self._state = "done"
-        else:
-            self._state = "close"
 
 
 class _Exchange:
@@ -166,6 +95,7 @@ class ModelBridge:
         self.socket_path = self.directory / SOCKET_NAME
         self._server: asyncio.AbstractServer | None = None
         self._relays: set[asyncio.Task[None]] = set()
+        self.refused: list[str] = []  # requests that were not model-API calls (the connection was closed)
 
     @property
     def mount(self) -> dict[str, tuple[str, str]]:
@@ -201,13 +131,38 @@ class ModelBridge:
         exchange = _Exchange(self)
         try:
             await asyncio.gather(
-                pipe(reader, upstream_writer, exchange.request_bytes),
+                self._requests(reader, upstream_writer, writer, exchange),
                 pipe(upstream_reader, writer, exchange.answer_bytes),
             )
         finally:
             exchange.finish()  # a connection closed (or the trial ended) while waiting: the wait is over
             if task is not None:
                 self._relays.discard(task)
+
+    async def _requests(
+        self,
+        reader: asyncio.StreamReader,
+        upstream: asyncio.StreamWriter,
+        client: asyncio.StreamWriter,
+        exchange: _Exchange,
+    ) -> None:
+        """The agent's requests, relayed while each is a model-API call; the first that is not closes both ends."""
+        gate = RequestGate()
+        try:
+            while chunk := await reader.read(65536):
+                allowed, refused = gate.feed(chunk)
+                if allowed:
+                    exchange.request_bytes(allowed)
+                    upstream.write(allowed)
+                    await upstream.drain()
+                if refused is not None:
+                    self.refused.append(refused)
+                    client.close()
+                    break
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            upstream.close()
 
     async def close(self) -> None:
         if self._server is not None:

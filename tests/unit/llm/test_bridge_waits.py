@@ -11,6 +11,7 @@ import asyncio
 import pytest
 
 from lhtb.llm.bridge import AnswerEnd, ModelBridge
+from lhtb.llm.http_framing import RequestGate
 
 
 class Watcher:
@@ -118,7 +119,7 @@ def test_a_connection_that_drops_mid_call_ends_its_wait() -> None:
         await bridge.start()
         try:
             reader, writer = await asyncio.open_unix_connection(str(bridge.socket_path))
-            writer.write(b"GET / HTTP/1.1\r\n\r\n")
+            writer.write(b"GET /v1/models HTTP/1.1\r\n\r\n")
             await writer.drain()
             assert await reader.read() == b""
             for _ in range(20):
@@ -129,3 +130,63 @@ def test_a_connection_that_drops_mid_call_ends_its_wait() -> None:
             server.close()
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "passes"),
+    [
+        (b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", True),
+        (b"POST /v1/responses HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", True),
+        (b"POST /v1/messages?beta=true HTTP/1.1\r\nContent-Length: 0\r\n\r\n", True),
+        (b"GET /openai/v1/models HTTP/1.1\r\n\r\n", True),
+        (b"POST /model/new HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", False),  # the proxy's admin routes
+        (b"POST /config/update HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", False),
+        (b"POST /slots/0?action=save HTTP/1.1\r\nContent-Length: 0\r\n\r\n", False),  # a model server's files
+        (b"DELETE /v1/models HTTP/1.1\r\n\r\n", False),
+        (b"GET /v1/../key/generate/models HTTP/1.1\r\n\r\n", False),
+        (b"\x16\x03\x01 not http\r\n\r\n", False),
+    ],
+)
+def test_only_model_api_calls_pass_the_gate(request_bytes: bytes, passes: bool) -> None:
+    gate = RequestGate()
+    forwarded, refused = gate.feed(request_bytes)
+    assert (refused is None) is passes
+    assert forwarded == (request_bytes if passes else b"")
+
+
+def test_a_refused_request_behind_an_allowed_one_on_one_connection_is_not_forwarded() -> None:
+    """Pipelined on a keep-alive connection: the allowed call goes through whole, the admin call after it not at
+    all, even when the second head arrives in the first call's last packet or byte by byte."""
+    allowed = b"POST /v1/messages HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"
+    admin = b"POST /key/generate HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}"
+    for pieces in ([allowed + admin], [bytes([b]) for b in allowed + admin]):
+        gate = RequestGate()
+        forwarded = b"".join(gate.feed(piece)[0] for piece in pieces)
+        assert forwarded == allowed and gate.refused is not None and "/key/generate" in gate.refused
+
+
+def test_the_bridge_closes_a_connection_that_asks_for_anything_but_the_model() -> None:
+    async def go() -> tuple[bytes, list[bytes], list[str]]:
+        seen: list[bytes] = []
+
+        async def proxy(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            seen.append(await reader.read(65536))
+            writer.close()
+
+        server = await asyncio.start_server(proxy, "127.0.0.1", 0)
+        bridge = ModelBridge(server.sockets[0].getsockname()[1])
+        await bridge.start()
+        try:
+            reader, writer = await asyncio.open_unix_connection(str(bridge.socket_path))
+            writer.write(b"POST /config/update HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}")
+            await writer.drain()
+            answer = await asyncio.wait_for(reader.read(), 10)  # closed, unanswered
+            await asyncio.sleep(0.2)
+            return answer, seen, bridge.refused
+        finally:
+            await bridge.close()
+            server.close()
+
+    answer, seen, refused = asyncio.run(go())
+    assert answer == b"" and b"/config/update" not in b"".join(seen)
+    assert refused == ["POST /config/update is not a model API call"]

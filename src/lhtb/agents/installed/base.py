@@ -28,6 +28,7 @@ from lhtb.agents.installed.usage_check import UsageLedger
 from lhtb.environments.base import download_small_tar
 from lhtb.errors import AgentSetupError, ConfigError, LhtbError
 from lhtb.fs import write_text_atomic
+from lhtb.llm.bridge import loopback_port
 from lhtb.llm.proxy import ModelProxy
 from lhtb.results.models import AgentOutcome, AgentSpec, Usage
 from lhtb.results.trajectory import Trajectory
@@ -173,6 +174,7 @@ class InstalledAgent:
             self._runtime = await asyncio.to_thread(ensure_npm_agent, self.recipe.npm)
             mounts[str(self._runtime)] = (self.recipe.npm.container_dir, "ro")
         if self.use_proxy:
+            _require_reachable(self.name, self.api_base, task)
             if self.model is None:
                 raise AgentSetupError(f"{self.name}: the model proxy needs -m MODEL (a litellm model name)")
             self.proxy = ModelProxy(self.model, self.api_base)
@@ -314,6 +316,17 @@ class InstalledAgent:
                 if source.is_file():
                     write_text_atomic(self._logs_dir / name, source.read_text(errors="replace")[-1_000_000:])
         await proxy.close()
+
+
+def _require_reachable(name: str, api_base: str | None, task: object) -> None:
+    """The proxy runs on the host, but what the agent's model calls reach is the task's business: with no network,
+    a backend elsewhere than this machine's loopback is refused as it is without the proxy (never contacted)."""
+    environment = getattr(getattr(task, "config", None), "environment", None)
+    if api_base and loopback_port(api_base) is None and getattr(environment, "effective_network", "none") == "none":
+        raise AgentSetupError(
+            f"{name} runs inside the task container, which has no network: its model api_base {api_base!r} must "
+            "be this machine's loopback (lhtb bridges it), or the task must allow network"
+        )
 
 
 class ResumableInstalledAgent(InstalledAgent):
