@@ -47,9 +47,14 @@ class SanitizedArchive:
     n_refused: int = 0
 
     def reader(self) -> IO[bytes]:
-        """The archive from its first byte (for ``put_archive``, which streams a file object)."""
-        self.file.seek(0)
-        return self.file
+        """The archive from its first byte, as a reader of its own (for ``put_archive``, which streams a file object).
+
+        Readers never share a position: QA's load gate uploads one snapshot to two verifiers at once, and with one
+        shared file the second upload's seek moved the first's, whose HTTP client had already sent a
+        Content-Length for the rest of the file; the engine then waited for bytes that never came, until the
+        Docker client's 600 s read timeout made it a harness error (an oracle's load gate failed three times
+        running on av-sync-audit)."""
+        return io.BufferedReader(_PositionalReader(self.file.fileno()), buffer_size=_COPY_BUFSIZE)
 
     @property
     def data(self) -> bytes:
@@ -58,6 +63,36 @@ class SanitizedArchive:
 
     def close(self) -> None:
         self.file.close()
+
+
+class _PositionalReader(io.RawIOBase):
+    """A read-only, seekable view of an open file with a position of its own (``os.pread``): many may read one
+    archive at once. The file stays open as long as the archive; closing a view does not close it."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._position = 0
+        self._size = os.fstat(fd).st_size
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._position, io.SEEK_END: self._size}[whence]
+        self._position = max(base + offset, 0)
+        return self._position
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data = os.pread(self._fd, len(buffer), self._position)
+        buffer[: len(data)] = data
+        self._position += len(data)
+        return len(data)
 
 
 class _ChunkReader(io.RawIOBase):

@@ -203,3 +203,24 @@ def test_duplicates_names_and_paths_under_files_are_refused(tmp_path: Path) -> N
 def test_refusals_are_listed_up_to_a_bound() -> None:
     result = sanitize([_tar(*[("fifo", f"p{i}", "") for i in range(MAX_REFUSED_LISTED + 5)])])
     assert len(result.refused) == MAX_REFUSED_LISTED and result.n_refused == MAX_REFUSED_LISTED + 5
+
+
+def test_readers_of_one_archive_never_move_each_other() -> None:
+    """QA's load gate uploads one snapshot to two verifiers at once: each upload reads the archive through a reader
+    of its own. With one shared file, the second's seek moved the first mid-upload, after the first's HTTP client
+    had declared a Content-Length: the engine waited for the rest until the client's read timeout."""
+    sanitized = sanitize([_tar(*[("file", f"f{i}", "x" * 50_000) for i in range(8)])])
+    whole = sanitized.data
+    first, second = sanitized.reader(), sanitized.reader()
+    got_first, got_second = [first.read(7_000)], [second.read(3_000)]
+    assert first.tell() == 7_000 and second.tell() == 3_000
+    while piece := first.read(10_000):  # interleaved, as two upload threads read
+        got_first.append(piece)
+        got_second.append(second.read(10_000))
+    got_second.append(second.read())
+    assert b"".join(got_first) == whole and b"".join(got_second) == whole
+    first.seek(0, io.SEEK_END)
+    assert first.tell() == len(whole) == sanitized.reader().seek(0, io.SEEK_END)
+    first.close()
+    assert sanitized.reader().read() == whole  # a reader's close leaves the archive open
+    sanitized.close()
