@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,18 +116,25 @@ def ensure_xllamacpp() -> None:
         raise LocalModelError(f"pip install xllamacpp=={XLLAMACPP_VERSION} failed")
 
 
-def wait_healthy(port: int, timeout_sec: float = 120.0) -> None:
-    """Poll ``/health`` on loopback until the model is loaded."""
+def poll_until_ok(url: str, timeout_sec: float, *, exited: Callable[[], bool] = lambda: False) -> bool:
+    """GET ``url`` on loopback until it answers 200 (True), or the server's process has exited or the time is up
+    (False)."""
     deadline = time.monotonic() + timeout_sec
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not exited():
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as response:
+            with urllib.request.urlopen(url, timeout=5) as response:
                 if response.status == 200:
-                    return
+                    return True
         except OSError:
             pass
         time.sleep(0.5)
-    raise LocalModelError(f"the local model server on 127.0.0.1:{port} was not healthy after {timeout_sec:.0f} s")
+    return False
+
+
+def wait_healthy(port: int, timeout_sec: float = 120.0) -> None:
+    """Poll ``/health`` on loopback until the model is loaded."""
+    if not poll_until_ok(f"http://127.0.0.1:{port}/health", timeout_sec):
+        raise LocalModelError(f"the local model server on 127.0.0.1:{port} was not healthy after {timeout_sec:.0f} s")
 
 
 def serve(model_path: Path, *, port: int, alias: str, n_ctx: int, threads: int) -> None:

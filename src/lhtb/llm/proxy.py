@@ -25,12 +25,11 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
 from lhtb.errors import AgentSetupError
 from lhtb.fs import install_once
+from lhtb.llm.local_server import poll_until_ok
 from lhtb.results.models import Usage
 
 PROXY_REQUIREMENT = "litellm[proxy]==1.100.5"
@@ -144,18 +143,13 @@ class ModelProxy:
         await asyncio.to_thread(self._wait_live)
 
     def _wait_live(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT_SEC
-        while time.monotonic() < deadline:
-            if self._process is not None and self._process.poll() is not None:
-                tail = self.log_path.read_text(errors="replace")[-800:]
-                raise AgentSetupError(f"the model proxy exited {self._process.returncode} at start: {tail}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/health/liveliness", timeout=5) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                pass
-            time.sleep(0.5)
+        process = self._process
+        assert process is not None
+        if poll_until_ok(f"{self.url}/health/liveliness", START_TIMEOUT_SEC, exited=lambda: process.poll() is not None):
+            return
+        if process.poll() is not None:
+            tail = self.log_path.read_text(errors="replace")[-800:]
+            raise AgentSetupError(f"the model proxy exited {process.returncode} at start: {tail}")
         raise AgentSetupError(f"the model proxy on {self.url} did not answer within {START_TIMEOUT_SEC:.0f} s")
 
     def measured(self, since_line: int = 0) -> tuple[Usage, int]:

@@ -10,41 +10,38 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from lhtb.fs import write_text_atomic
 from lhtb.llm.base import CallUsage
+from lhtb.results.models import _Strict
 
 ATIF_VERSION = "ATIF-v1.4"
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ToolCall(_Model):
+class ToolCall(_Strict):
     tool_call_id: str
     function_name: str
     arguments: dict[str, Any]
 
 
-class ObservationResult(_Model):
+class ObservationResult(_Strict):
     source_call_id: str | None = None
     content: str
 
 
-class Observation(_Model):
+class Observation(_Strict):
     results: list[ObservationResult]
 
 
-class StepMetrics(_Model):
+class StepMetrics(_Strict):
     prompt_tokens: int
     completion_tokens: int
     cached_tokens: int
     cost_usd: float | None = None  # unknown (written out only when known)
 
 
-class Step(_Model):
+class Step(_Strict):
     step_id: int
     timestamp: str
     source: Literal["system", "user", "agent"]
@@ -57,14 +54,14 @@ class Step(_Model):
     extra: dict[str, Any] | None = None
 
 
-class AgentInfo(_Model):
+class AgentInfo(_Strict):
     name: str
     version: str
     model_name: str
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
-class FinalMetrics(_Model):
+class FinalMetrics(_Strict):
     total_prompt_tokens: int = 0
     total_completion_tokens: int = 0
     total_cached_tokens: int = 0
@@ -73,7 +70,7 @@ class FinalMetrics(_Model):
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
-class Trajectory(_Model):
+class Trajectory(_Strict):
     schema_version: str = ATIF_VERSION
     session_id: str
     agent: AgentInfo
