@@ -67,12 +67,19 @@ class SanitizedArchive:
 
 class _PositionalReader(io.RawIOBase):
     """A read-only, seekable view of an open file with a position of its own (``os.pread``): many may read one
-    archive at once. The file stays open as long as the archive; closing a view does not close it."""
+    archive at once. It reads through a descriptor of its own (a dup), so an upload still streaming when the
+    archive is closed (an interim verification cut off) reads on from the same file, never from whatever file
+    the number is reused for."""
 
     def __init__(self, fd: int) -> None:
-        self._fd = fd
+        self._fd = os.dup(fd)
         self._position = 0
-        self._size = os.fstat(fd).st_size
+        self._size = os.fstat(self._fd).st_size
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self._fd)
+        super().close()
 
     def readable(self) -> bool:
         return True

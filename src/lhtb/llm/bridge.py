@@ -25,7 +25,7 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from lhtb.llm.bridge_forwarder import pipe
-from lhtb.llm.http_framing import AnswerEnd, RequestGate
+from lhtb.llm.http_framing import MAX_CONNECTIONS, AnswerEnd, RequestGate, model_api_paths
 
 __all__ = ["AnswerEnd", "ModelBridge", "loopback_port"]
 
@@ -88,8 +88,10 @@ class _Exchange:
 class ModelBridge:
     """The host end: a Unix socket in a fresh directory, relayed to 127.0.0.1:``port``."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, base_path: str = "/v1") -> None:
+        """``base_path``: the path of the base URL the agent was given; its model API's paths are all that pass."""
         self.port = port
+        self.allowed = model_api_paths(base_path)
         self.activity: CallWatcher | None = None  # set once the agent's activity monitor exists
         self.directory = Path(tempfile.mkdtemp(prefix="lhtb-model-"))
         self.socket_path = self.directory / SOCKET_NAME
@@ -120,6 +122,10 @@ class ModelBridge:
         os.chmod(self.socket_path, 0o777)
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(self._relays) >= MAX_CONNECTIONS:
+            self.refused.append(f"over {MAX_CONNECTIONS} connections at once")
+            writer.close()
+            return
         task = asyncio.current_task()
         if task is not None:
             self._relays.add(task)
@@ -147,7 +153,7 @@ class ModelBridge:
         exchange: _Exchange,
     ) -> None:
         """The agent's requests, relayed while each is a model-API call; the first that is not closes both ends."""
-        gate = RequestGate()
+        gate = RequestGate(self.allowed)
         try:
             while chunk := await reader.read(65536):
                 allowed, refused = gate.feed(chunk)

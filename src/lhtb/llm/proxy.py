@@ -15,6 +15,7 @@ the trial owns, which lhtb reads to cross-check the figures the CLI reports abou
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import json
 import os
@@ -25,6 +26,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from pathlib import Path
 
 from lhtb.errors import AgentSetupError
@@ -146,11 +148,24 @@ class ModelProxy:
         process = self._process
         assert process is not None
         if poll_until_ok(f"{self.url}/health/liveliness", START_TIMEOUT_SEC, exited=lambda: process.poll() is not None):
+            self._check_ours()
             return
         if process.poll() is not None:
             tail = self.log_path.read_text(errors="replace")[-800:]
             raise AgentSetupError(f"the model proxy exited {process.returncode} at start: {tail}")
         raise AgentSetupError(f"the model proxy on {self.url} did not answer within {START_TIMEOUT_SEC:.0f} s")
+
+    def _check_ours(self) -> None:
+        """The port was free when chosen, not reserved: the proxy that answers must be this one (it alone takes
+        this trial's key), not another trial's that took the port meanwhile."""
+        request = urllib.request.Request(f"{self.url}/v1/models", headers={"Authorization": f"Bearer {self.key}"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                if answer.status == 200:
+                    return
+        except OSError as exc:
+            raise AgentSetupError(f"the process answering on {self.url} is not this trial's proxy: {exc}") from exc
+        raise AgentSetupError(f"the process answering on {self.url} is not this trial's proxy")
 
     def measured(self, since_line: int = 0) -> tuple[Usage, int]:
         """The usage of the calls recorded from line ``since_line`` on, and the line count now."""
@@ -172,15 +187,22 @@ class ModelProxy:
             )
         return total.labelled("measured"), len(lines)
 
-    async def close(self) -> None:
+    async def stop(self) -> None:
+        """Stop the process (its files stay until :meth:`close`)."""
         process, self._process = self._process, None
-        if process is not None and process.poll() is None:
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):  # it may have just exited
             os.killpg(process.pid, signal.SIGTERM)
-            try:
-                await asyncio.to_thread(process.wait, 20)
-            except subprocess.TimeoutExpired:
+        try:
+            await asyncio.to_thread(process.wait, 20)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-                await asyncio.to_thread(process.wait)
+            await asyncio.to_thread(process.wait)
+
+    async def close(self) -> None:
+        await self.stop()
         shutil.rmtree(self._directory, ignore_errors=True)
 
 

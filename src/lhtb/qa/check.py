@@ -78,6 +78,11 @@ def reward_gates(task: Task, report: QaTaskReport, probes: dict[str, Probe]) -> 
     pairs = [p for p in (baseline, oracle) if {"seed-0", "seed-0-again"} <= p.verdicts.keys()]
     deterministic = bool(pairs) and all(_same(p.verdicts["seed-0"], p.verdicts["seed-0-again"]) for p in pairs)
     detail = "; ".join(f"{p.agent}: {[p.verdicts[k].reward for k in ('seed-0', 'seed-0-again')]}" for p in pairs)
+    # A probe run again after an infrastructure failure: what its earlier attempts graded must grade the same.
+    unrepeated = {f"{p.agent} {label}": pair for p in probes.values() for label, pair in p.unrepeated.items()}
+    if unrepeated:
+        deterministic = False
+        detail += "; not repeated after a retry: " + ", ".join(f"{k} {a} then {b}" for k, (a, b) in unrepeated.items())
     _gate(report, "deterministic", deterministic, detail)
     subtasks = oracle.first.subtasks if oracle.first else []
     report.subtasks = list(subtasks)

@@ -51,6 +51,9 @@ class Probe:
     agent_sec: float = 0.0
     spoiled: list[str] = field(default_factory=list)  # the public inputs the spoiled grading replaced
     retried: list[str] = field(default_factory=list)  # the infrastructure failures that ended earlier attempts
+    # gradings an earlier attempt completed whose score the final attempt did not repeat (a retry must not hide
+    # a task that grades the same artifacts differently): label -> the two rewards
+    unrepeated: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)
 
     @property
     def first(self) -> VerifierOutcome | None:
@@ -79,14 +82,34 @@ async def probe(
     its final verification is the plan's first grading, and the held artifacts are graded again for the rest.
     An attempt that an infrastructure failure ended, or whose gradings one spoiled, is run again from the start."""
     retried: list[str] = []
+    earlier: list[Probe] = []
     for attempt in range(1, QA_ATTEMPTS + 1):
         result = await _probe_once(provider, task, agent, label, work_dir / f"attempt-{attempt}", plan)
         failure = _infrastructure_failure(result)
         if failure is None or attempt == QA_ATTEMPTS:
             result.retried = retried
+            result.unrepeated = _unrepeated(earlier, result)
             return result
         retried.append(failure)
+        earlier.append(result)
     raise AssertionError("unreachable")
+
+
+def _unrepeated(earlier: list[Probe], final: Probe) -> dict[str, tuple[float | None, float | None]]:
+    """The gradings earlier attempts completed (no error) whose reward or subtask scores the final one differs on."""
+    found = {}
+    for attempt in earlier:
+        for label, before in attempt.verdicts.items():
+            after = final.verdicts.get(label)
+            if before.error is not None or after is None or after.error is not None:
+                continue
+            if before.reward != after.reward or _scores(before) != _scores(after):
+                found[label] = (before.reward, after.reward)
+    return found
+
+
+def _scores(outcome: VerifierOutcome) -> list[tuple[str, float, float]]:
+    return [(s.name, s.score, s.weight) for s in outcome.subtasks]
 
 
 def _infrastructure_failure(result: Probe) -> str | None:

@@ -241,6 +241,7 @@ class UsageCheck(_Strict):
     schema_: Literal["lhtb.usage-check/1"] = Field(default="lhtb.usage-check/1", alias="schema")
     measured_by: str
     runs: list[UsageCheckRun] = Field(default_factory=list)
+    after_last_run: Usage | None = None  # calls the proxy finished after the trial's last run was accounted
 
     @property
     def agree(self) -> bool:

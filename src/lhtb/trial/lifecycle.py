@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from lhtb.agents.base import Agent, AgentContext, ContainerNeeds
 from lhtb.agents.registry import create_agent
@@ -181,7 +182,7 @@ async def _container_needs(state: _State) -> dict[str, tuple[str, str]]:
     mounts = dict(needs.mounts)
     port = loopback_port(needs.model_api_base)
     if port is not None:  # the container's 127.0.0.1 is its own, with or without a network: bridge it
-        state.bridge = ModelBridge(port)
+        state.bridge = ModelBridge(port, urlsplit(needs.model_api_base or "").path)
         await state.bridge.start()
         mounts |= state.bridge.mount
     elif needs.model_api_base and plan.task.config.environment.effective_network == "none":

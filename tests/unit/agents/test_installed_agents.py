@@ -67,7 +67,7 @@ def test_codex_run_wiring_and_usage(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     setup, run = env.commands
     assert setup[0] == "mkdir -p /tmp/lhtb-agent /tmp/lhtb-agent/codex-home"  # nothing installed: the binary is mounted
     assert run[0].startswith("/opt/lhtb-agent-npm/codex/vendor/x86_64-unknown-linux-musl/bin/codex exec ")
-    assert "--model gpt-5" in run[0] and '"$(cat /tmp/lhtb-agent/instruction.md)"' in run[0]
+    assert "--model gpt-5" in run[0] and '"$LHTB_INSTRUCTION"' in run[0] and run[1]["LHTB_INSTRUCTION"] == "do it"
     assert run[0].endswith("</dev/null")  # else it waits for more input on its stdin
     assert run[1] is not None and run[1]["CODEX_HOME"] == "/tmp/lhtb-agent/codex-home"
     assert outcome.stop_reason == "completed"

@@ -7,11 +7,12 @@ still reads as a wait, and an idle keep-alive connection reads as nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
 from lhtb.llm.bridge import AnswerEnd, ModelBridge
-from lhtb.llm.http_framing import RequestGate
+from lhtb.llm.http_framing import RequestGate, model_api_paths
 
 
 class Watcher:
@@ -132,37 +133,80 @@ def test_a_connection_that_drops_mid_call_ends_its_wait() -> None:
     asyncio.run(go())
 
 
+SMUGGLED = b"POST /model/new HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"
+
+
 @pytest.mark.parametrize(
     ("request_bytes", "passes"),
     [
         (b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", True),
         (b"POST /v1/responses HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", True),
-        (b"POST /v1/messages?beta=true HTTP/1.1\r\nContent-Length: 0\r\n\r\n", True),
-        (b"GET /openai/v1/models HTTP/1.1\r\n\r\n", True),
+        (b"POST /v1/v1/messages?beta=true HTTP/1.1\r\nContent-Length: 0\r\n\r\n", True),
+        (b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n", True),
         (b"POST /model/new HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", False),  # the proxy's admin routes
         (b"POST /config/update HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", False),
+        (b"POST /anthropic/v1/messages HTTP/1.1\r\nContent-Length: 0\r\n\r\n", False),  # pass-through off-host
         (b"POST /slots/0?action=save HTTP/1.1\r\nContent-Length: 0\r\n\r\n", False),  # a model server's files
+        (b"POST http://x/v1/chat/completions HTTP/1.1\r\nContent-Length: 0\r\n\r\n", False),  # absolute form
+        (b"GET http://[::1/v1/models HTTP/1.1\r\n\r\n", False),
         (b"DELETE /v1/models HTTP/1.1\r\n\r\n", False),
-        (b"GET /v1/../key/generate/models HTTP/1.1\r\n\r\n", False),
+        (b"GET /v1/../key/generate HTTP/1.1\r\n\r\n", False),
         (b"\x16\x03\x01 not http\r\n\r\n", False),
+        # Framing a lenient server reads differently from a lenient gate: refused, never guessed.
+        (b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 0\n\n" + SMUGGLED, False),  # bare LF
+        (b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding:\r\n chunked\r\n\r\n"
+         b"0\r\n\r\n" + SMUGGLED, False),  # a folded header line
+        (b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+         False),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}", False),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 2, 2\r\n\r\n{}", False),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", False),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0x2\r\n{}\r\n0\r\n\r\n", False),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}XX\r\n0\r\n\r\n", False),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nContent Length: 2\r\n\r\n{}", False),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", False),  # over MAX_BODY
+        (b"POST /v1/chat/completions HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFF\r\n", False),
+        (b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\rContent-Length: 2\r\n\r\n{}", False),  # bare CR
     ],
-)
+)  # fmt: skip
 def test_only_model_api_calls_pass_the_gate(request_bytes: bytes, passes: bool) -> None:
-    gate = RequestGate()
+    gate = RequestGate(model_api_paths("/v1"))
     forwarded, refused = gate.feed(request_bytes)
-    assert (refused is None) is passes
-    assert forwarded == (request_bytes if passes else b"")
+    assert (refused is None) is passes, refused
+    if passes:
+        assert forwarded == request_bytes
+    else:
+        assert b"/model/new" not in forwarded and b"/anthropic" not in forwarded and b"/config" not in forwarded
+
+
+def test_the_gate_allows_the_paths_of_the_base_url_it_was_given() -> None:
+    """Claude Code's base URL is the proxy's root (it appends /v1/messages); an OpenAI client's ends in /v1."""
+    root, openai_style = model_api_paths(""), model_api_paths("/openai/v1")
+    assert {"/v1/messages", "/v1/messages/count_tokens"} <= root and "/chat/completions" in root
+    assert "/openai/v1/chat/completions" in openai_style and "/v1/chat/completions" not in openai_style
 
 
 def test_a_refused_request_behind_an_allowed_one_on_one_connection_is_not_forwarded() -> None:
     """Pipelined on a keep-alive connection: the allowed call goes through whole, the admin call after it not at
     all, even when the second head arrives in the first call's last packet or byte by byte."""
-    allowed = b"POST /v1/messages HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"
+    allowed = b"POST /v1/v1/messages HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"
     admin = b"POST /key/generate HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}"
     for pieces in ([allowed + admin], [bytes([b]) for b in allowed + admin]):
-        gate = RequestGate()
+        gate = RequestGate(model_api_paths("/v1"))
         forwarded = b"".join(gate.feed(piece)[0] for piece in pieces)
         assert forwarded == allowed and gate.refused is not None and "/key/generate" in gate.refused
+
+
+def test_the_gate_reads_a_head_sent_byte_by_byte_in_linear_time() -> None:
+    """No rescans of the pending bytes: 64 KiB one byte at a time is a few hundred thousand steps, not billions."""
+    import time
+
+    gate = RequestGate(model_api_paths("/v1"))
+    head = b"POST /v1/responses HTTP/1.1\r\n" + b"X-Pad: " + b"a" * 60_000 + b"\r\nContent-Length: 0\r\n\r\n"
+    started = time.process_time()
+    forwarded = b"".join(gate.feed(head[i : i + 1])[0] for i in range(len(head)))
+    assert forwarded == head and gate.refused is None
+    assert time.process_time() - started < 5.0  # quadratic scanning took 1.5 s on this machine; linear, ~0.3 s
 
 
 def test_the_bridge_closes_a_connection_that_asks_for_anything_but_the_model() -> None:
@@ -190,3 +234,29 @@ def test_the_bridge_closes_a_connection_that_asks_for_anything_but_the_model() -
     answer, seen, refused = asyncio.run(go())
     assert answer == b"" and b"/config/update" not in b"".join(seen)
     assert refused == ["POST /config/update is not a model API call"]
+
+
+def test_the_bridge_takes_at_most_so_many_connections_at_once() -> None:
+    from lhtb.llm.http_framing import MAX_CONNECTIONS
+
+    async def go() -> tuple[int, list[str]]:
+        async def idle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.read()
+
+        server = await asyncio.start_server(idle, "127.0.0.1", 0)
+        bridge = ModelBridge(server.sockets[0].getsockname()[1])
+        await bridge.start()
+        try:
+            held = [await asyncio.open_unix_connection(str(bridge.socket_path)) for _ in range(MAX_CONNECTIONS + 3)]
+            await asyncio.sleep(0.3)
+            closed = 0
+            for reader, _writer in held:
+                with contextlib.suppress(TimeoutError):  # an open connection: nothing to read, not closed
+                    closed += await asyncio.wait_for(reader.read(), 0.2) == b""
+            return closed, bridge.refused
+        finally:
+            await bridge.close()
+            server.close()
+
+    closed, refused = asyncio.run(go())
+    assert closed == 3 and refused == [f"over {MAX_CONNECTIONS} connections at once"] * 3

@@ -85,3 +85,21 @@ def test_a_probe_failing_the_same_way_every_time_reports_it_after_the_last_attem
     spec = AgentSpec(name="shortcut", kwargs={"script": "missing"})
     found = asyncio.run(probe(FakeProvider(tmp_path / "s"), task, spec, "shortcut:missing", tmp_path / "qa", rounds(1)))
     assert found.error is not None and len(found.retried) == QA_ATTEMPTS - 1
+
+
+def test_a_retry_cannot_hide_gradings_that_did_not_repeat() -> None:
+    """What an earlier attempt graded without error must grade the same in the attempt that counts."""
+    from lhtb.errors import ErrorClass
+    from lhtb.qa.probe import Probe, _unrepeated
+    from lhtb.results.models import ErrorInfo, VerifierOutcome
+
+    first = Probe(agent="oracle", verdicts={
+        "seed-0": VerifierOutcome(reward=1.0), "seed-0-again": VerifierOutcome(reward=0.9),
+        "seed-3": VerifierOutcome(error=ErrorInfo(error_class=ErrorClass.HARNESS_ERROR, message="ReadTimeout")),
+    })  # fmt: skip
+    final = Probe(agent="oracle", verdicts={
+        "seed-0": VerifierOutcome(reward=1.0), "seed-0-again": VerifierOutcome(reward=1.0),
+        "seed-3": VerifierOutcome(reward=1.0),
+    })  # fmt: skip
+    assert _unrepeated([first], final) == {"seed-0-again": (0.9, 1.0)}
+    assert _unrepeated([final], final) == {}

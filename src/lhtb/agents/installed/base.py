@@ -10,11 +10,11 @@ every call: the figures a trial keeps are then the proxy's, the CLI's own are ke
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import os
 import shlex
 import tarfile
-import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,8 +34,11 @@ from lhtb.results.models import AgentOutcome, AgentSpec, Usage
 from lhtb.results.trajectory import Trajectory
 
 AGENT_DIR = "/tmp/lhtb-agent"  # instruction file and the CLI's own logs, inside the container
-INSTRUCTION_FILE = f"{AGENT_DIR}/instruction.md"
-MESSAGE_FILE = f"{AGENT_DIR}/message.md"
+# The instruction and the rejection reach the CLI's command line through the exec's environment, never through a
+# file: the agent's directory is the agent's, and a file the harness had to write there (on a resume or restart,
+# after the agent ran) would hand the agent a way to make the harness fail instead of being graded.
+INSTRUCTION_ENV = "LHTB_INSTRUCTION"
+MESSAGE_ENV = "LHTB_MESSAGE"
 INSTALL_TIMEOUT_SEC = 900.0
 SESSION_LOGS_DIR = "sessions"  # under the trial's agent/: the CLI's session logs as it wrote them
 
@@ -71,7 +74,7 @@ class Recipe:
     name: str
     binary: str  # install is skipped when this command already exists in the image
     install: str  # bash, run as the container's default user (root in our images)
-    # bash templates: {binary}, {instruction} (a shell-quoted $(cat FILE)), {model} (shell-quoted), {agent_dir},
+    # bash templates: {binary}, {instruction} ("$LHTB_INSTRUCTION"), {model} (shell-quoted), {agent_dir},
     # {model_args} (from model_args), {session} (a conversation id); resume also {message}
     run: str
     model_env: Callable[[ModelRoute], dict[str, str]]  # env for the CLI
@@ -109,16 +112,6 @@ def reported_run(recipe: Recipe, stdout: str, trajectory: str | None, before: Us
         return run, before.plus(run)
     run, total = recipe.parse_usage(stdout, before)
     return run.labelled("self-reported"), total
-
-
-def _single_file_tar(name: str, text: str) -> bytes:
-    data = text.encode()
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w") as archive:
-        info = tarfile.TarInfo(name)
-        info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
-        archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
 
 
 def cli_model(model: str | None, proxied: bool) -> str | None:
@@ -219,8 +212,8 @@ class InstalledAgent:
         route = self.route
         command = template.format(
             binary=shlex.quote(npm.container_binary if npm is not None else self.recipe.binary),
-            instruction=f'"$(cat {INSTRUCTION_FILE})"',
-            message=f'"$(cat {MESSAGE_FILE})"' if message is not None else "",
+            instruction=f'"${INSTRUCTION_ENV}"',
+            message=f'"${MESSAGE_ENV}"' if message is not None else "",
             model=shlex.quote(route.model or ""),
             model_args=self.recipe.model_args(route),
             agent_dir=AGENT_DIR,
@@ -235,13 +228,15 @@ class InstalledAgent:
         """A fresh conversation (the first run, or a restart with the instruction and the rejection)."""
         self.ledger.new_conversation()
         self.session = str(uuid.uuid4())
-        await context.environment.upload_tar(_single_file_tar("instruction.md", instruction), AGENT_DIR)
-        return await self._execute(context, self.command(), "run")
+        return await self._execute(context, self.command(), "run", {INSTRUCTION_ENV: instruction})
 
-    async def _execute(self, context: AgentContext, command: str, label: Literal["run", "resume"]) -> AgentOutcome:
+    async def _execute(
+        self, context: AgentContext, command: str, label: Literal["run", "resume"], text: dict[str, str]
+    ) -> AgentOutcome:
         self._logs_dir = context.logs_dir
-        self.ledger.start_run(self.proxy)
-        result = await context.environment.exec(command, env=self.run_env(), timeout_sec=context.timeout_sec)
+        self.ledger.start_run()
+        env = self.run_env() | text
+        result = await context.environment.exec(command, env=env, timeout_sec=context.timeout_sec)
         self.ledger.runs_done += 1
         suffix = "" if self.ledger.runs_done == 1 else f".{self.ledger.runs_done}"
         write_text_atomic(context.logs_dir / f"stdout{suffix}.txt", result.stdout)
@@ -250,8 +245,8 @@ class InstalledAgent:
             self.ledger.conversation = self.recipe.conversation_id(result.stdout)
         trajectory = await self._fetch_trajectory(context)
         reported = self._reported(result.stdout, trajectory)
-        await self._fetch_sessions(context)
         usage = self.ledger.finish_run(label, reported, self.proxy, context.logs_dir)
+        await self._fetch_sessions(context)
         if result.timed_out:
             return AgentOutcome(stop_reason="timeout", usage=usage, message=f"{self.name} hit the agent timeout")
         if result.exit_code != 0:
@@ -281,41 +276,35 @@ class InstalledAgent:
         return text
 
     async def _fetch_sessions(self, context: AgentContext) -> None:
-        """Copy the CLI's session logs to ``agent/sessions/`` and convert them to ``agent/trajectory.json``."""
+        """Copy the CLI's session logs to ``agent/sessions/`` and convert them to ``agent/trajectory.json``.
+
+        What the container holds there is the agent's: whatever it is (absent, over the size limit, names no file
+        system takes, lines nested too deep to write back), the run's outcome stands and the reason is written to
+        ``agent/sessions-missing.txt``."""
         log = self.recipe.session_log
         if log is None:
             return
         try:
             data = await download_small_tar(context.environment, f"{AGENT_DIR}/{log.directory}")
-        except LhtbError as exc:  # absent (the CLI died first) or over the size limit: the trial goes on
-            write_text_atomic(context.logs_dir / "sessions-missing.txt", f"{exc}\n")
-            return
-        texts: list[str] = []
-        target = context.logs_dir / SESSION_LOGS_DIR
-        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-            members = sorted((m for m in archive.getmembers() if m.isfile()), key=lambda m: m.name)
-            for member in members:
-                handle = archive.extractfile(member)
-                if handle is None:
-                    continue
-                text = handle.read().decode("utf-8", errors="replace")
-                name = member.name.replace("/", "__").lstrip(".")  # flat: no path from the container is followed
-                write_text_atomic(target / name, text)
-                if member.name.endswith(".jsonl"):
-                    texts.append(text)
-        version = self.recipe.npm.version if self.recipe.npm is not None else ""
-        log.convert(texts, self.route.model, version).write(context.logs_dir / "trajectory.json")
+            version = self.recipe.npm.version if self.recipe.npm is not None else ""
+            convert = functools.partial(_copy_and_convert, data, log, self.route.model, version, context.logs_dir)
+            await asyncio.to_thread(convert)
+        except Exception as exc:
+            write_text_atomic(context.logs_dir / "sessions-missing.txt", f"{type(exc).__name__}: {exc}"[:2000] + "\n")
 
     async def close(self) -> None:
         """After the trial: stop the proxy, keeping its log and its record of every call in the agent's logs."""
         proxy, self.proxy = self.proxy, None
         if proxy is None:
             return
-        if self._logs_dir is not None:
-            for source, name in ((proxy.log_path, "proxy.log"), (proxy.usage_file, "proxy-usage.jsonl")):
-                if source.is_file():
-                    write_text_atomic(self._logs_dir / name, source.read_text(errors="replace")[-1_000_000:])
-        await proxy.close()
+        try:
+            await proxy.stop()  # first: no call ends after what is copied below
+            if self._logs_dir is not None:
+                self.ledger.finish_trial(proxy, self._logs_dir)
+                for source, name in ((proxy.log_path, "proxy.log"), (proxy.usage_file, "proxy-usage.jsonl")):
+                    write_text_atomic(self._logs_dir / name, _tail(source, 1_000_000))
+        finally:
+            await proxy.close()
 
 
 def _require_reachable(name: str, api_base: str | None, task: object) -> None:
@@ -329,11 +318,40 @@ def _require_reachable(name: str, api_base: str | None, task: object) -> None:
         )
 
 
+def _tail(path: Path, limit: int) -> str:
+    """The last ``limit`` bytes of a file the proxy wrote (its access log grows with every call)."""
+    if not path.is_file():
+        return ""
+    with path.open("rb") as handle:
+        handle.seek(max(path.stat().st_size - limit, 0))
+        return handle.read().decode("utf-8", errors="replace")
+
+
+def _copy_and_convert(data: bytes, log: SessionLog, model: str | None, version: str, logs_dir: Path) -> None:
+    """The session tar's files to ``sessions/`` (named by their order: no name from the container is used) and
+    its ``*.jsonl`` logs, in name order, to ``trajectory.json``."""
+    texts: list[str] = []
+    index: list[str] = []
+    target = logs_dir / SESSION_LOGS_DIR
+    with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+        members = sorted((m for m in archive.getmembers() if m.isfile()), key=lambda m: m.name)
+        for number, member in enumerate(members, 1):
+            handle = archive.extractfile(member)
+            if handle is None:
+                continue
+            text = handle.read().decode("utf-8", errors="replace")
+            write_text_atomic(target / f"{number:04d}.{'jsonl' if member.name.endswith('.jsonl') else 'txt'}", text)
+            index.append(f"{number:04d}\t{member.name[:500]!r}")
+            if member.name.endswith(".jsonl"):
+                texts.append(text)
+    write_text_atomic(target / "index.txt", "\n".join(index) + "\n")
+    log.convert(texts, model, version).write(logs_dir / "trajectory.json")
+
+
 class ResumableInstalledAgent(InstalledAgent):
     """A CLI that continues its own conversation (``codex exec resume``, ``claude --resume``): continue-until-timeout
     sends the rejection as the next user turn of the same conversation."""
 
     async def resume(self, context: AgentContext, message: str) -> AgentOutcome:
         assert self.recipe.resume is not None
-        await context.environment.upload_tar(_single_file_tar("message.md", message), AGENT_DIR)
-        return await self._execute(context, self._fill(self.recipe.resume, message), "resume")
+        return await self._execute(context, self._fill(self.recipe.resume, message), "resume", {MESSAGE_ENV: message})

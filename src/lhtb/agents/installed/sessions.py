@@ -27,6 +27,7 @@ from lhtb.results.trajectory import (
 )
 
 MAX_TEXT = 20_000  # characters of one message or tool output kept in the trajectory (the raw log keeps all)
+MAX_STEPS = 20_000  # steps converted; a longer log is cut, and the trajectory's notes say so
 
 
 def _records(text: str) -> Iterator[dict[str, Any]]:
@@ -77,6 +78,24 @@ class _Builder:
     def __init__(self, trajectory: Trajectory) -> None:
         self.trajectory = trajectory
         self.calls: dict[str, Step] = {}
+        self._more: dict[int, list[str]] = {}  # text of a reply continued on later lines, joined once at the end
+
+    @property
+    def full(self) -> bool:
+        if len(self.trajectory.steps) < MAX_STEPS:
+            return False
+        self.trajectory.notes = f"converted up to {MAX_STEPS} steps; the session log in agent/sessions/ has more"
+        return True
+
+    def extend(self, step: Step, message: str, calls: list[ToolCall]) -> None:
+        """More of a reply whose start is ``step`` (one reply may span several lines of a log)."""
+        if message:
+            self._more.setdefault(id(step), []).append(message)
+        if calls:
+            step.tool_calls = step.tool_calls if step.tool_calls is not None else []
+            step.tool_calls.extend(calls)
+            for call in calls:
+                self.calls[call.tool_call_id] = step
 
     def agent(self, message: str, timestamp: str, calls: list[ToolCall]) -> Step:
         step = self._add("agent", message, timestamp)
@@ -104,6 +123,8 @@ class _Builder:
     def finish(self) -> Trajectory:
         final = self.trajectory.final_metrics
         for step in self.trajectory.steps:
+            if id(step) in self._more:
+                step.message = "\n".join(part for part in (step.message, *self._more[id(step)]) if part)[:MAX_TEXT]
             if step.metrics is not None:
                 final.total_prompt_tokens += step.metrics.prompt_tokens
                 final.total_completion_tokens += step.metrics.completion_tokens
@@ -123,6 +144,8 @@ def codex_trajectory(logs: list[str], model: str | None, version: str) -> Trajec
     latest: Step | None = None  # the latest agent step: the next token_count describes the call that made it
     for record in records:
         payload = record.get("payload")
+        if built.full:
+            break
         if not isinstance(payload, dict):
             continue
         kind, at = (record.get("type"), payload.get("type")), str(record.get("timestamp") or "")
@@ -155,41 +178,39 @@ def claude_trajectory(logs: list[str], model: str | None, version: str) -> Traje
     session = next((str(r["sessionId"]) for text in logs for r in _records(text) if r.get("sessionId")), "claude-code")
     built = _Builder(Trajectory(session_id=session, agent=_agent("claude-code", version, model)))
     reply: tuple[object, Step] | None = None  # the latest reply's message id and its step
-    for text in logs:
-        for record in _records(text):
-            message = record.get("message")
-            if record.get("isSidechain") or not isinstance(message, dict):
-                continue
-            at, content = str(record.get("timestamp") or ""), message.get("content")
-            blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
-            if record.get("type") == "assistant":
-                calls = [
-                    ToolCall(
-                        tool_call_id=str(b.get("id") or ""),
-                        function_name=str(b.get("name") or ""),
-                        arguments=_arguments(b.get("input")),
-                    )
-                    for b in blocks
-                    if b.get("type") == "tool_use"
-                ]
-                if reply is not None and message.get("id") is not None and reply[0] == message.get("id"):
-                    step = reply[1]  # the same reply, continued on another line
-                    step.message = "\n".join(part for part in (step.message, _text(content)) if part)
-                    for call in calls:
-                        built.calls[call.tool_call_id] = step
-                    step.tool_calls = [*(step.tool_calls or []), *calls] or None
-                else:
-                    step = built.agent(_text(content), at, calls)
-                    reply = (message.get("id"), step)
-                usage = message.get("usage")
-                if isinstance(usage, dict):
-                    step.metrics = _claude_metrics(usage)
-            elif record.get("type") == "user":
-                results = [b for b in blocks if b.get("type") == "tool_result"]
-                for block in results:
-                    built.output(str(block.get("tool_use_id") or ""), _text(block.get("content")), at)
-                if not results and (said := _text(content)):
-                    built._add("user", said, at)
+    for record in (record for text in logs for record in _records(text)):
+        message = record.get("message")
+        if built.full:
+            break
+        if record.get("isSidechain") or not isinstance(message, dict):
+            continue
+        at, content = str(record.get("timestamp") or ""), message.get("content")
+        blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+        if record.get("type") == "assistant":
+            calls = [
+                ToolCall(
+                    tool_call_id=str(b.get("id") or ""),
+                    function_name=str(b.get("name") or ""),
+                    arguments=_arguments(b.get("input")),
+                )
+                for b in blocks
+                if b.get("type") == "tool_use"
+            ]
+            if reply is not None and message.get("id") is not None and reply[0] == message.get("id"):
+                step = reply[1]  # the same reply, continued on another line
+                built.extend(step, _text(content), calls)
+            else:
+                step = built.agent(_text(content), at, calls)
+                reply = (message.get("id"), step)
+            usage = message.get("usage")
+            if isinstance(usage, dict):
+                step.metrics = _claude_metrics(usage)
+        elif record.get("type") == "user":
+            results = [b for b in blocks if b.get("type") == "tool_result"]
+            for block in results:
+                built.output(str(block.get("tool_use_id") or ""), _text(block.get("content")), at)
+            if not results and (said := _text(content)):
+                built._add("user", said, at)
     return built.finish()
 
 

@@ -46,11 +46,12 @@ class UsageLedger:
         self.conversation = None
         self.reported_total = Usage()
 
-    def start_run(self, proxy: MeasuringProxy | None) -> None:
+    def start_run(self) -> None:
         self.last_reported = Usage()
-        self._proxy_line = proxy.measured()[1] if proxy is not None else 0
 
     def measured_in_run(self, proxy: MeasuringProxy) -> Usage:
+        """The calls since the last run was accounted: a call that ended between two runs (the CLI gone, a
+        process it left still asking) belongs to the next, never to none."""
         return proxy.measured(self._proxy_line)[0]
 
     def finish_run(
@@ -60,7 +61,7 @@ class UsageLedger:
         self.last_reported = reported
         if proxy is None:
             return reported
-        measured = self.measured_in_run(proxy)
+        measured, self._proxy_line = proxy.measured(self._proxy_line)
         found = differences(reported, measured)
         entry = UsageCheckRun(
             run=self.runs_done, kind=kind, self_reported=reported, measured=measured, agree=not found, differences=found
@@ -68,3 +69,11 @@ class UsageLedger:
         self.check.runs.append(entry)
         write_model_atomic(logs_dir / USAGE_CHECK_FILE, self.check)
         return measured
+
+    def finish_trial(self, proxy: MeasuringProxy, logs_dir: Path) -> None:
+        """After the last run: calls the proxy finished later still (a process the CLI left behind, a call in
+        flight when the time ran out) are recorded in the cross-check, so no measured call goes unseen."""
+        late, self._proxy_line = proxy.measured(self._proxy_line)
+        if late.episodes and self.check.runs:
+            self.check.after_last_run = late
+            write_model_atomic(logs_dir / USAGE_CHECK_FILE, self.check)
