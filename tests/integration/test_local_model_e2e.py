@@ -117,6 +117,7 @@ SLIM = {
 }
 
 
+@pytest.mark.timeout(2700)  # the agent's 1,200 s plus the model's start; on an idle machine about three minutes
 @pytest.mark.parametrize("cli", ["codex", "claude-code"])
 def test_a_vendor_cli_runs_on_the_local_model_through_the_proxy(cli: str, local_model: str, tmp_path: Path) -> None:
     """``lhtb run -p tasks -t sample-sales-report -a CLI -m openai/qwen2.5-coder-0.5b --model-api-base ...``: the
@@ -126,9 +127,8 @@ def test_a_vendor_cli_runs_on_the_local_model_through_the_proxy(cli: str, local_
     from lhtb.results.models import UsageCheck
 
     tasks = Path(__file__).resolve().parents[2] / "tasks"
-    spec = AgentSpec(
-        name=cli, model=f"openai/{DEFAULT_ALIAS}", kwargs={"api_base": local_model, "extra_args": SLIM[cli]}
-    )
+    kwargs = {"api_base": local_model, "extra_args": SLIM[cli], "max_output_tokens": "256"}  # the 0.5B rambles
+    spec = AgentSpec(name=cli, model=f"openai/{DEFAULT_ALIAS}", kwargs=kwargs)
     # Twice the task's 600 s: a first prompt of 7k tokens takes 90 s on an idle machine, ten minutes on a loaded one.
     config = new_job_config(
         tasks, ["sample-sales-report"], [spec], job_name=cli, attempts=1, concurrency=1, max_retries=0,

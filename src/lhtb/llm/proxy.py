@@ -76,7 +76,9 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def proxy_config(backend_model: str, backend_api_base: str | None, backend_key_env: str | None) -> str:
+def proxy_config(
+    backend_model: str, backend_api_base: str | None, backend_key_env: str | None, max_tokens: int | None = None
+) -> str:
     """litellm's proxy config: every model name the CLI asks for (its main and its small model) goes to the
     backend, and each call is recorded by ``proxy_usage``. With ``backend_api_base`` the backend is an OpenAI
     chat-completions server, reached through litellm's chat-completions bridge; without, it is the provider
@@ -85,6 +87,8 @@ def proxy_config(backend_model: str, backend_api_base: str | None, backend_key_e
         "model": backend_model,
         "api_key": f"os.environ/{backend_key_env}" if backend_key_env else "none",
     }
+    if max_tokens is not None:  # the default for a call that does not say (Codex's Responses calls do not)
+        route["max_tokens"] = max_tokens
     if backend_api_base:
         route["api_base"] = backend_api_base
         route["use_chat_completions_api"] = True  # an "openai/" backend would otherwise get /v1/responses as sent
@@ -99,9 +103,10 @@ def proxy_config(backend_model: str, backend_api_base: str | None, backend_key_e
 class ModelProxy:
     """One proxy process: start, its URL and key for the CLI, the usage it measured, stop."""
 
-    def __init__(self, backend_model: str, backend_api_base: str | None) -> None:
+    def __init__(self, backend_model: str, backend_api_base: str | None, max_tokens: int | None = None) -> None:
         self.backend_model = backend_model
         self.backend_api_base = backend_api_base
+        self.max_tokens = max_tokens
         self.key = f"sk-lhtb-{secrets.token_hex(16)}"  # loopback only, one trial: no secret of any value
         self.port = 0
         self._directory = Path(tempfile.mkdtemp(prefix="lhtb-proxy-"))
@@ -117,7 +122,9 @@ class ModelProxy:
         python = await asyncio.to_thread(ensure_proxy_venv)
         wanted = _backend_key_env(self.backend_model)
         key_env = wanted if wanted in os.environ else None  # a local backend takes any key
-        (self._directory / "config.yaml").write_text(proxy_config(self.backend_model, self.backend_api_base, key_env))
+        (self._directory / "config.yaml").write_text(
+            proxy_config(self.backend_model, self.backend_api_base, key_env, self.max_tokens)
+        )
         shutil.copyfile(_CALLBACK, self._directory / "proxy_usage.py")
         self.usage_file.touch()
         self.port = _free_port()

@@ -209,8 +209,12 @@ def test_readers_of_one_archive_never_move_each_other() -> None:
     """QA's load gate uploads one snapshot to two verifiers at once: each upload reads the archive through a reader
     of its own. With one shared file, the second's seek moved the first mid-upload, after the first's HTTP client
     had declared a Content-Length: the engine waited for the rest until the client's read timeout."""
-    sanitized = sanitize([_tar(*[("file", f"f{i}", "x" * 50_000) for i in range(8)])])
+    members = [("file", f"f{i}", chr(65 + i) * (50_000 + i)) for i in range(8)] + [("file", "last", "tail")]
+    sanitized = sanitize([_tar(*members)])
     whole = sanitized.data
+    assert len(whole) == sanitized.size  # every byte written reaches the readers (the writer's buffer flushed)
+    with tarfile.open(fileobj=io.BytesIO(whole)) as archive:  # the whole archive, its small last member too
+        assert [(m.name, archive.extractfile(m).read().decode()) for m in archive] == [(n, c) for _, n, c in members]
     first, second = sanitized.reader(), sanitized.reader()
     got_first, got_second = [first.read(7_000)], [second.read(3_000)]
     assert first.tell() == 7_000 and second.tell() == 3_000

@@ -28,6 +28,15 @@ def test_a_chat_completions_backend_is_reached_through_the_bridge_for_every_mode
     assert config["general_settings"]["master_key"] == "os.environ/LHTB_PROXY_MASTER_KEY"  # never in the file
 
 
+def test_a_cap_on_replies_is_the_default_for_calls_that_do_not_set_one() -> None:
+    params = json.loads(proxy_config("openai/q", "http://127.0.0.1:1/v1", None, max_tokens=512))["model_list"][0]
+    assert params["litellm_params"]["max_tokens"] == 512
+    claude = create_agent(AgentSpec(name="claude-code", model="openai/q", kwargs={"max_output_tokens": "300"}))
+    assert claude.run_env()["CLAUDE_CODE_MAX_OUTPUT_TOKENS"] == "300"  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="max_output_tokens='lots'"):
+        create_agent(AgentSpec(name="codex", model="openai/q", kwargs={"max_output_tokens": "lots"}))
+
+
 def test_a_provider_backend_takes_its_key_from_the_host_environment() -> None:
     config = json.loads(proxy_config("anthropic/claude-sonnet-4-5", None, "ANTHROPIC_API_KEY"))
     params = config["model_list"][0]["litellm_params"]

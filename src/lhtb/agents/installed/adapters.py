@@ -155,6 +155,8 @@ def _codex_env(route: ModelRoute) -> dict[str, str]:
 
 def _claude_env(route: ModelRoute) -> dict[str, str]:
     env = {"CLAUDE_CONFIG_DIR": f"{AGENT_DIR}/claude-home"}  # settings and session logs
+    if route.max_output_tokens:  # Claude Code sends its own max_tokens: the proxy's default would not apply
+        env["CLAUDE_CODE_MAX_OUTPUT_TOKENS"] = str(route.max_output_tokens)
     if route.model:
         env["ANTHROPIC_MODEL"] = route.model
     if route.api_base:

@@ -50,6 +50,7 @@ class ModelRoute:
     model: str | None  # the name the CLI asks for
     api_base: str | None  # None: the CLI's own provider (keys from the host, network needed)
     api_key: str | None = None  # for ``api_base`` (the proxy's key); None: the CLI's own from the host
+    max_output_tokens: int | None = None  # a cap on each reply (--ak max_output_tokens): small local models ramble
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,7 @@ class InstalledAgent:
         if wanted not in ("auto", "on", "off"):
             raise ConfigError(f"{recipe.name}: --ak proxy={wanted!r}: use auto, on or off")
         self.use_proxy = recipe.wire_api != "chat" and wanted != "off" and (bool(self.api_base) or wanted == "on")
+        self.max_output_tokens = _positive_int(recipe.name, "max_output_tokens", spec.kwargs.get("max_output_tokens"))
         self.proxy: ModelProxy | None = None
         self.session = str(uuid.uuid4())  # the conversation id lhtb gives a CLI that takes one (Claude Code)
         self.ledger = UsageLedger()
@@ -146,8 +148,9 @@ class InstalledAgent:
     def route(self) -> ModelRoute:
         if self.proxy is not None:
             base = self.proxy.url + self.recipe.proxy_path
-            return ModelRoute(model=cli_model(self.model, True), api_base=base, api_key=self.proxy.key)
-        return ModelRoute(model=self.model, api_base=self.api_base)
+            model = cli_model(self.model, True)
+            return ModelRoute(model, base, self.proxy.key, self.max_output_tokens)
+        return ModelRoute(model=self.model, api_base=self.api_base, max_output_tokens=self.max_output_tokens)
 
     @property
     def usage_so_far(self) -> Usage:
@@ -170,7 +173,7 @@ class InstalledAgent:
             _require_reachable(self.name, self.api_base, task)
             if self.model is None:
                 raise AgentSetupError(f"{self.name}: the model proxy needs -m MODEL (a litellm model name)")
-            self.proxy = ModelProxy(self.model, self.api_base)
+            self.proxy = ModelProxy(self.model, self.api_base, self.max_output_tokens)
             try:
                 await self.proxy.start()
             except BaseException:
@@ -305,6 +308,18 @@ class InstalledAgent:
                     write_text_atomic(self._logs_dir / name, _tail(source, 1_000_000))
         finally:
             await proxy.close()
+
+
+def _positive_int(agent: str, key: str, value: object) -> int | None:
+    if value is None:
+        return None
+    try:
+        number = int(str(value))
+    except ValueError:
+        number = 0
+    if number <= 0:
+        raise ConfigError(f"{agent}: --ak {key}={value!r}: expected a whole number above 0")
+    return number
 
 
 def _require_reachable(name: str, api_base: str | None, task: object) -> None:
