@@ -10,8 +10,15 @@ nobody under CPU-time limits on files it never saw:
 - seeded mutations of small valid files: the agent must agree with the reference (exact output or status 2).
 
 A sanitizer report exits with status 86 (forced through ASAN_OPTIONS/UBSAN_OPTIONS), a crash with a signal: both
-fail the case. Sources that reach into the sanitizer runtime (hooks, options, callbacks, attributes that turn
-instrumentation off) or start other programs are not built.
+fail the case. The graded program may not change how it is graded, checked in layers: its sources may not reach
+into the sanitizer runtime (hooks, options, callbacks, attributes that turn instrumentation off), include files
+from elsewhere or start other programs; its objects may hold only code and data sections (no loader, preinit or
+ifunc entries that would run before the guard); and tests/guard.c, linked ahead of them, installs a seccomp
+filter before any of the agent's code runs (no execve or fork: a re-executed imgtool would pick its own sanitizer
+options; no handler for the signals a crash raises; no IPC or keyring state that outlives a run). Nothing a run
+can learn tells it which case it is given: every decode runs in one seeded order, from a fresh directory with a
+random name that is removed afterwards, and nothing outside that directory is writable by the program, so no
+state carries from one run to the next.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import os
 import re
 import resource
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -39,7 +47,7 @@ PUBLIC = Path(__file__).resolve().parent / "public"  # the verifier's copies of 
 CFLAGS = ["-std=gnu11", "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
           "-fno-sanitize-recover=all"]
 SAN_ENV = ["ASAN_OPTIONS=exitcode=86:detect_leaks=0:abort_on_error=0:allow_user_segv_handler=0:symbolize=0"
-           ":handle_segv=1:handle_abort=1:handle_sigbus=1:handle_sigfpe=1:handle_sigill=1",
+           ":handle_segv=0:handle_abort=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0",  # a crash: a signal
            "UBSAN_OPTIONS=exitcode=86:halt_on_error=1:print_stacktrace=0"]
 RUN_CPU_SEC = 10
 RUN_WALL_SEC = 90.0
@@ -54,12 +62,22 @@ FUZZ_CASES = 48
 INVALID_STATUS = 2
 
 # what a source may not contain (checked on the preprocessed text of the agent's own files)
+# (no word boundaries around attribute names: `__constructor__` is `constructor` to the compiler)
 FORBIDDEN_TEXT = re.compile(r"__asan|__ubsan|__lsan|__msan|__tsan|__sanitizer|__interceptor|no_sanitize|"
                             r"no_address_safety|disable_sanitizer|no_instrument|\basm\b|__asm|#\s*pragma|_Pragma|"
-                            r"^\s*#\s*(line\b|\d)|weakref|\balias\s*\(|\bifunc\b|\bconstructor\b|\bsection\s*\(")
-FORBIDDEN_IMPORTS = re.compile(r"^(fork|vfork|clone\d*|exec\w*|posix_spawn\w*|system|popen|dlopen|dlsym|dlvsym|"
-                               r"syscall|ptrace|signal|sigaction|__sysv_signal|bsd_signal|sigset|prctl|setrlimit|"
-                               r"prlimit\w*|kill|raise)$")
+                            r"^\s*#\s*(line\b|\d)|weakref|alias_*\s*\(|ifunc|constructor|destructor|"
+                            r"section_*\s*\(|visibility_*\s*\(|symver|init_priority|\bretain\b|__retain__")
+FORBIDDEN_IMPORTS = re.compile(r"(fork|clone|exec|spawn|system|popen|dl(open|mopen|sym|vsym|_iterate)|syscall|"
+                               r"ptrace|signal|sigaction|sigvec|sigset|sigqueue|kill|raise|prctl|rlimit|seccomp|"
+                               r"mprotect|pkey_|process_vm|shm|msgget|semget|mq_open|keyctl|add_key|getauxval|"
+                               r"_dl_|__libc_|_r_debug|link_map)", re.IGNORECASE)
+# sections an object of the agent may hold: code, data, debug information and the sanitizers' own constructors
+OWN_SECTIONS = re.compile(r"^(\.text|\.data|\.rodata|\.bss|\.tdata|\.tbss|\.comment|\.note\.GNU-stack|"
+                          r"\.note\.gnu\.property|\.eh_frame|\.debug_\w+|\.symtab|\.strtab|\.shstrtab|\.group|"
+                          r"\.init_array|\.fini_array|\.gcc_except_table|\.data\.rel\.ro)(\.[\w.]*)?$")
+SYSTEM_HEADERS = ("/usr/include/", "/usr/lib/gcc/", "/usr/local/include/")
+GUARD = Path(__file__).resolve().parent / "guard.c"
+SANDBOX_UID = 65534
 SANITIZER_SYMBOL = re.compile(r"^_{2,}(asan|ubsan|lsan|msan|tsan|sanitizer|interceptor)")
 LINE_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(line\b|\d)", re.MULTILINE)  # would hide text from own_text
 # the program may not replace the C library's allocator or memory/string routines (ASan intercepts those)
@@ -80,23 +98,73 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def own_text(preprocessed: str) -> str:
-    """The preprocessed lines from the agent's own files (not the system headers), macros expanded."""
-    keep, own = [], True
+def own_text(preprocessed: str, build: Path) -> tuple[str, str | None]:
+    """The preprocessed lines from the agent's own files (not the system headers), macros expanded, and the
+    first file included from anywhere else (a file outside the build directory would escape the scan). With -g
+    gcc also names its working directory (``# 0 "BUILD//"``): a marker, not a file."""
+    keep, own, stray = [], True, None
     for line in preprocessed.splitlines():
         marker = re.match(r'# \d+ "([^"]*)"', line)
         if marker:
-            own = not marker.group(1).startswith("/")
+            name = marker.group(1)
+            own = not name.startswith(("/", "<"))
+            system = (name.startswith(SYSTEM_HEADERS) and ".." not in name) or name == f"{build}//"
+            if stray is None and not (system or name.startswith("<") or (own and ".." not in name)):
+                stray = name
         elif own:
             keep.append(line)
-    return "\n".join(keep)
+    return "\n".join(keep), stray
+
+
+def object_problem(path: Path) -> str | None:
+    """What in one of the agent's objects could run before the guard or outside the sanitizers' view."""
+    listing = subprocess.run(["readelf", "-SW", str(path)], capture_output=True, text=True)
+    symbols = subprocess.run(["nm", str(path)], capture_output=True, text=True)
+    if listing.returncode != 0 or symbols.returncode != 0:
+        return f"cannot read {path.name}"
+    for line in listing.stdout.splitlines():
+        found = re.match(r"\s*\[\s*\d+\]\s+(\S+)", line)
+        if found and found.group(1) != "NULL":
+            name = found.group(1).removeprefix(".rela")
+            if name and not OWN_SECTIONS.match(name):
+                return f"{path.name} has a {found.group(1)} section: only code and data are allowed"
+    for line in symbols.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[-2] == "i":
+            return f"{path.name} defines an indirect function ({parts[-1]})"
+    return None
+
+
+def seal(keep: Path) -> None:
+    """Nothing outside ``keep`` stays writable by the sandbox user: no file or directory it owns, none writable
+    by all (devices excepted), so a run cannot leave anything for a later one to read."""
+    skip = {"/proc", "/sys", "/dev/pts"}
+    for base, dirs, files in os.walk("/", topdown=True, followlinks=False):
+        dirs[:] = [d for d in dirs if os.path.join(base, d) not in skip and not os.path.join(base, d).startswith(
+            str(keep))]
+        for name in [*dirs, *files, "."] if base == "/" else [*dirs, *files]:
+            path = os.path.join(base, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            if stat.S_ISLNK(info.st_mode) or not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode)):
+                continue
+            try:
+                if info.st_uid == SANDBOX_UID or info.st_gid == SANDBOX_UID:
+                    os.lchown(path, 0, 0)
+                if info.st_mode & 0o022:
+                    os.chmod(path, stat.S_IMODE(info.st_mode) & ~0o022)
+            except OSError:
+                continue
 
 
 class Lab:
     def __init__(self) -> None:
         self.work = work_dir("kimg-")
         self.runner = AgentRunner(str(self.work), timeout_sec=RUN_WALL_SEC, max_timeouts=MAX_WALL_OUTS)
-        self.count = 0
+        self.work.chmod(0o711)  # traversable, not listable: a run cannot count its siblings
+        self.names = stress.rng(stress.seed_from_env(SEED), "directory names")
         self.binary: Path | None = None
         self.notes: list[str] = []
 
@@ -135,7 +203,10 @@ class Lab:
             text = read_regular_bytes(build / (name[:-2] + ".i"), 64 << 20) if pre is not None and pre.ok else None
             if text is None or len(text) >= 64 << 20:
                 return f"gcc -E failed on {name}"
-            found = FORBIDDEN_TEXT.search(own_text(text.decode("utf-8", errors="replace")))
+            own, stray = own_text(text.decode("utf-8", errors="replace"), build)
+            if stray is not None:
+                return f"{name} includes {stray}: only /app/src, /app/include and system headers may be included"
+            found = FORBIDDEN_TEXT.search(own)
             if found:
                 return f"forbidden construct in {name}: {found.group(0)!r}"
         objects = []
@@ -145,6 +216,9 @@ class Lab:
             if run is None or not run.ok:
                 return f"gcc failed on {name}"
             objects.append(obj)
+            problem = object_problem(build / obj)
+            if problem:
+                return problem
         for obj in objects:
             nm = subprocess.run(["nm", "-g", str(build / obj)], capture_output=True, text=True)
             if nm.returncode != 0:
@@ -156,12 +230,17 @@ class Lab:
                 name, undefined = parts[-1].split("@")[0], len(parts) == 2 and parts[0] in ("U", "w", "v")
                 if not undefined and LIBC_DEFINED.match(name):
                     return f"{obj} defines {name}: replacing C library functions is not allowed"
-                if undefined and FORBIDDEN_IMPORTS.match(name):
+                if undefined and FORBIDDEN_IMPORTS.search(name):
                     return f"{obj} calls {name}: starting programs or handling signals is not allowed"
                 if SANITIZER_SYMBOL.match(name):
                     if not (undefined and INSTRUMENTATION.match(name)):
                         return f"{obj} touches the sanitizer runtime ({name})"
-        run = self.run(["gcc", *CFLAGS, "-o", "imgtool", *objects], BUILD_CPU_SEC, cwd=build)
+        guard = subprocess.run(["gcc", "-O2", "-c", "-o", str(build / "guard.o"), str(GUARD)], capture_output=True)
+        if guard.returncode != 0:
+            raise RuntimeError(f"the verifier's guard did not build: {guard.stderr[-500:]!r}")
+        (build / "guard.o").chmod(0o644)
+        # the guard first: its .preinit_array entry runs before anything the agent's objects could run
+        run = self.run(["gcc", *CFLAGS, "-o", "imgtool", "guard.o", *objects], BUILD_CPU_SEC, cwd=build)
         data = read_regular_bytes(build / "imgtool") if run is not None and run.ok else None
         if not data:
             return "link failed"
@@ -171,6 +250,7 @@ class Lab:
         binary.write_bytes(data)
         binary.chmod(0o755)
         self.binary = binary
+        shutil.rmtree(build, ignore_errors=True)
         return "built"
 
     def make_builds(self) -> bool:
@@ -187,12 +267,13 @@ class Lab:
                     os.chown(path, 65534, 65534) if os.geteuid() == 0 else None
         run = self.run(["make", "asan"], BUILD_CPU_SEC, cwd=copy)
         target = copy / "build" / "imgtool-asan"
-        return bool(run and run.ok and target.is_file() and not target.is_symlink() and os.access(target, os.X_OK))
+        built = bool(run and run.ok and target.is_file() and not target.is_symlink() and os.access(target, os.X_OK))
+        shutil.rmtree(copy, ignore_errors=True)
+        return built
 
     # ---- running the sanitized tool
     def _inputs(self, data: bytes, suffix: str) -> tuple[Path, Path]:
-        self.count += 1
-        case = writable_dir(self.work / f"case-{self.count}")
+        case = writable_dir(self.work / f"{self.names.getrandbits(96):024x}")
         src = case / f"in{suffix}"
         src.write_bytes(data)
         src.chmod(0o644)
@@ -208,7 +289,9 @@ class Lab:
             return None, None, False
         status = int(run.note.split()[-1]) if run.note.startswith("exit status") else None
         exists = os.path.lexists(out)
-        return status, read_regular_bytes(out, 256 << 20) if exists else None, exists
+        got = read_regular_bytes(out, 256 << 20) if exists else None
+        shutil.rmtree(src.parent, ignore_errors=True)
+        return status, got, exists
 
     def decoded_right(self, label: str, data: bytes, expected: bytes) -> bool:
         status, got, _ = self.decode(data)
@@ -230,9 +313,9 @@ class Lab:
             return None
         src, out = self._inputs(case["pnm"], ".pnm")
         run = self.run([str(self.binary), "encode", str(src), str(out), *case["args"]])
-        if run is None or not run.ok:
-            return None
-        return read_regular_bytes(out, 256 << 20)
+        got = read_regular_bytes(out, 256 << 20) if run is not None and run.ok else None
+        shutil.rmtree(src.parent, ignore_errors=True)
+        return got
 
 
 def public_cases() -> list[tuple[str, bytes, bytes | None]]:
@@ -274,20 +357,31 @@ def main() -> None:
                 detail=f"the verifier's ASan+UBSan build of /app/src: {status}")
     card.binary("make_asan", 0.25, lab.make_builds, visibility="public",
                 detail="`make asan` builds build/imgtool-asan")
-    public = []
-    for name, data, expected in public_cases():
-        ok = lab.rejected(f"public {name}", data) if expected is None else lab.decoded_right(f"public {name}", data,
-                                                                                               expected)
-        public.append(ok)
-    card.fraction("public_samples", 0.5, public, visibility="public",
-                  detail="/app/tests/samples: decoded exactly, or rejected with status 2")
+    seal(lab.work)  # from here on the program can write only into the directory of the case it is given
 
+    # Every decode in one order drawn from the seed, so neither a case's position nor anything a run could count
+    # says what kind of case it is (its clean twin may come before or after a malformed file).
+    decodes: list[tuple[str, bytes, bytes | None]] = []  # (label, file, expected PNM or None: must be rejected)
+    decodes += [(f"public {name}", data, expected) for name, data, expected in public_cases()]
     for family in cases.VALID:
-        results = []
-        for i in range(PER_VALID):
-            data, expected = hidden_valid(seed, family, i)
-            results.append(lab.decoded_right(f"valid {family} #{i}", data, expected))
-        card.fraction(f"decode_{family}", 0.6, results, detail=f"valid {family} images decoded bit-exactly")
+        decodes += [(f"valid {family} #{i}", *hidden_valid(seed, family, i)) for i in range(PER_VALID)]
+    pocs = {family: [hidden_poc(seed, family, i) for i in range(PER_POC)] for family in cases.POC}
+    for family, found in pocs.items():
+        for i, (clean, expected, bad) in enumerate(found):
+            decodes += [(f"poc {family} #{i}", bad, None), (f"poc {family} #{i} (clean twin)", clean, expected)]
+    decodes += [(f"fuzz #{i}", *cases.fuzz_case(stress.rng(seed, "fuzz", i), i)) for i in range(FUZZ_CASES)]
+    order = list(range(len(decodes)))
+    stress.rng(seed, "decode order").shuffle(order)
+    verdict: dict[str, bool] = {}
+    for index in order:
+        label, data, expected = decodes[index]
+        verdict[label] = lab.rejected(label, data) if expected is None else lab.decoded_right(label, data, expected)
+
+    card.fraction("public_samples", 0.5, [verdict[label] for label, _, _ in decodes if label.startswith("public ")],
+                  visibility="public", detail="/app/tests/samples: decoded exactly, or rejected with status 2")
+    for family in cases.VALID:
+        card.fraction(f"decode_{family}", 0.6, [verdict[f"valid {family} #{i}"] for i in range(PER_VALID)],
+                      detail=f"valid {family} images decoded bit-exactly")
 
     for family in cases.ENCODE:
         results = []
@@ -299,23 +393,12 @@ def main() -> None:
             results.append(why is None)
         card.fraction(family, 0.5, results, detail="round trip: encoded, then decoded by the verifier's decoder")
 
-    # every malformed file runs before any clean twin: a program cannot recognise a malformed file as "the twin
-    # it just decoded, slightly changed"
-    pocs = {family: [hidden_poc(seed, family, i) for i in range(PER_POC)] for family in cases.POC}
-    rejected = {family: [lab.rejected(f"poc {family} #{i}", bad) for i, (_, _, bad) in enumerate(pocs[family])]
-                for family in cases.POC}
     for family in cases.POC:
-        twins = [lab.decoded_right(f"poc {family} #{i} (clean twin)", clean, expected)
-                 for i, (clean, expected, _) in enumerate(pocs[family])]
-        card.fraction(f"poc_{family}", 0.5, [r and t for r, t in zip(rejected[family], twins, strict=True)],
+        pairs = [verdict[f"poc {family} #{i}"] and verdict[f"poc {family} #{i} (clean twin)"] for i in range(PER_POC)]
+        card.fraction(f"poc_{family}", 0.5, pairs,
                       detail="malformed file rejected with status 2, no output, no sanitizer report; twin decoded")
-
-    fuzz = []
-    for i in range(FUZZ_CASES):
-        data, expected = cases.fuzz_case(stress.rng(seed, "fuzz", i), i)
-        fuzz.append(lab.rejected(f"fuzz #{i}", data) if expected is None
-                    else lab.decoded_right(f"fuzz #{i}", data, expected))
-    card.fraction("fuzz_mutations", 1.5, fuzz, detail="mutated files: same verdict and output as the reference")
+    card.fraction("fuzz_mutations", 1.5, [verdict[f"fuzz #{i}"] for i in range(FUZZ_CASES)],
+                  detail="mutated files: same verdict and output as the reference")
 
     if lab.notes:
         print("notes:\n  " + "\n  ".join(lab.notes[:300]), file=sys.stderr)
