@@ -14,33 +14,44 @@ from __future__ import annotations
 
 import json
 import math
-import resource
 import sys
 
 from avgen import FAMILIES, PUBLIC_CASES, PUBLIC_TOLERANCE_MS, make_case, public_case, write_case
 
 from lhtb.grading import Scorecard, stress
-from lhtb.grading.sandbox import AgentRunner, Run, read_regular_file, work_dir, writable_dir
+from lhtb.grading.sandbox import AgentRunner, read_regular_file, work_dir, writable_dir
 
 SEED = 771203
 APP_DIR = "/app"
 PROGRAM = "/app/avsync.py"
 CASES_PER_FAMILY = 3
-RUN_CPU_SEC = 30  # CPU seconds per clip (prlimit; the hard limit 2 s above)
+RUN_CPU_SEC = 10  # CPU seconds per clip (prlimit; the hard limit 2 s above): the instruction's figure
 RUN_WALL_SEC = 300.0  # only a guard against a program that sleeps or waits: CPU time decides, not the clock
 MAX_WALL_OUTS = 2
-AGENT_CPU_BUDGET_SEC = 400.0  # CPU seconds of all runs together; later runs fail without starting
+GENERATION_ATTEMPTS = 20  # a hidden case the generator cannot draw is drawn again, never graded
 OFFSET_TOL_MS = 3.0
 DRIFT_TOL_PPM = 250.0
 INT_KEYS = ("dropped_frames", "duplicated_frames", "events")
 
 
 def _number(value: object) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+    """A finite JSON number of sane size (a 400-digit integer is a number JSON allows and floats cannot hold)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return abs(value) < 1e15 if isinstance(value, int) else math.isfinite(value)
 
 
 def clip_ok(got: object, want: dict) -> bool:
-    """Every field of one clip's entry right: counts and verdict exactly, offset and drift within tolerance."""
+    """Every field of one clip's entry right; whatever the program wrote, a wrong entry scores 0 for its clip and
+    never stops the verifier."""
+    try:
+        return _clip_ok(got, want)
+    except (ArithmeticError, TypeError, ValueError, RecursionError):
+        return False
+
+
+def _clip_ok(got: object, want: dict) -> bool:
+    """Counts and verdict exactly, offset and drift within tolerance."""
     if not isinstance(got, dict):
         return False
     for key in INT_KEYS:
@@ -69,23 +80,33 @@ class Auditor:
         case_dir = writable_dir(self.root / f"case{self.count:02d}")
         clip = write_case(case, case_dir / name)
         out = case_dir / "report.json"
-        usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if usage.ru_utime + usage.ru_stime > AGENT_CPU_BUDGET_SEC:
-            run = Run(False, "", f"not run: the program used its {AGENT_CPU_BUDGET_SEC:g} s of CPU time")
-        else:
-            limit = f"--cpu={RUN_CPU_SEC}:{RUN_CPU_SEC + 2}"
-            run = self.runner.run(["/usr/bin/prlimit", limit, "--", sys.executable, PROGRAM, str(clip),
-                                   "--tolerance-ms", f"{case.tolerance_ms:g}", "--out", str(out)])
+        # each run is bounded by its own CPU limit (27 clips: at most 27 x 12 s in all), so the program's time,
+        # not the machine's load or the generator's encodes, decides whether a clip is graded
+        limit = f"--cpu={RUN_CPU_SEC}:{RUN_CPU_SEC + 2}"
+        run = self.runner.run(["/usr/bin/prlimit", limit, "--", sys.executable, PROGRAM, str(clip),
+                               "--tolerance-ms", f"{case.tolerance_ms:g}", "--out", str(out)])
         report = None
         if run.ok:
             text = read_regular_file(out)
             try:
                 report = json.loads(text) if text is not None else None
-            except ValueError:
+            except (ValueError, RecursionError):
                 report = None
         clips = report.get("clips") if isinstance(report, dict) else None
         got = clips.get(name) if isinstance(clips, dict) else None
         return clip_ok(got, case.truth), isinstance(got, dict)
+
+
+def hidden_case(seed: int, family: str, index: int):
+    """The family's case for this seed and index; a draw the generator cannot complete (no clear verdict within
+    its attempts) is replaced by a fresh draw, so no seed fails the verification."""
+    for attempt in range(GENERATION_ATTEMPTS):
+        labels = (family, index) if attempt == 0 else (family, index, "redraw", attempt)
+        try:
+            return make_case(stress.rng(seed, *labels), family)
+        except RuntimeError:
+            continue
+    raise RuntimeError(f"no {family} case for seed {seed}, index {index}")
 
 
 def main() -> None:
@@ -109,7 +130,7 @@ def main() -> None:
     for family in FAMILIES:
         hits = []
         for index in range(CASES_PER_FAMILY):
-            case = make_case(stress.rng(seed, family, index), family)
+            case = hidden_case(seed, family, index)
             name = f"feed_{stress.rng(seed, 'name', family, index).randrange(100, 1000)}.{case.ext}"
             hit, _ok = auditor.run(name, case)
             hits.append(hit)
